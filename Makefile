@@ -1,0 +1,142 @@
+# cccp -- static Java bytecode rewriter for complete calling-context profiling.
+# Targets: all (default), check, asan, install, bench, clean.
+
+PREFIX    ?= /usr/local
+BUILD     ?= build
+CC        ?= cc
+PKGS      := libzip zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+             -Wmissing-prototypes -Wpointer-arith -Wformat=2 -Wvla
+OPT       ?= -O2 -g
+SAN       ?=
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SAN) -Iinclude \
+              $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+LDFLAGS_ALL := $(SAN) $(LDFLAGS)
+LIBS      := $(PKG_LIBS) -lpthread
+
+VERSION   := 0.1.0
+
+LIB_SRC   := $(sort $(wildcard src/util/*.c src/classfile/*.c src/io/*.c))
+CLI_SRC   := $(sort $(wildcard src/cli/*.c))
+TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+TESTUTIL_SRC := $(sort $(wildcard tests/unit/util/*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TESTUTIL_OBJ := $(TESTUTIL_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIB       := $(BUILD)/libcccp.a
+BIN       := bin/cccp-rewrite
+
+# Test tools (C programs used by the shell suites).
+TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+
+# The bundled example application.
+EXAMPLE_SRC := $(sort $(wildcard examples/wordfreq/src/wordfreq/*.java))
+EXAMPLE_JAR := $(BUILD)/examples/wordfreq.jar
+JAR       ?= jar
+
+# Java test fixtures: compiled at build time, never committed.
+FIXTURE_SRC := $(sort $(wildcard tests/data/java/*.java))
+FIXTURE_STAMP := $(BUILD)/fixtures/.stamp
+JAVAC     ?= javac
+
+.PHONY: all check unit headers asan install clean bench fixtures deps demo tools
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DCCCP_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TESTUTIL_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TESTUTIL_OBJ) $(LIB) $(CHECK_LIBS) $(LIBS)
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Itests/unit -c $< -o $@
+
+$(BUILD)/tests/unit/util/%.o: tests/unit/util/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Itests/unit -c $< -o $@
+
+$(BUILD)/tools/%: tests/tools/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MF $@.d -o $@ $< $(LIB) $(LIBS)
+tools: $(TOOL_BIN)
+
+$(EXAMPLE_JAR): $(EXAMPLE_SRC)
+	@rm -rf $(BUILD)/examples/wordfreq-classes
+	@mkdir -p $(BUILD)/examples/wordfreq-classes
+	$(JAVAC) -d $(BUILD)/examples/wordfreq-classes $(EXAMPLE_SRC)
+	$(JAR) --create --file $@ --main-class wordfreq.Main \
+	  -C $(BUILD)/examples/wordfreq-classes .
+
+# The main job on the bundled example (grows as features land).
+demo: $(BIN) $(EXAMPLE_JAR)
+	$(BIN) -v --identity $(EXAMPLE_JAR) -o $(BUILD)/examples/INST_wordfreq.jar
+	java -jar $(BUILD)/examples/INST_wordfreq.jar
+
+# Install missing build and test dependencies (Debian 12; idempotent).
+deps:
+	bash .ci/deps
+
+$(FIXTURE_STAMP): $(FIXTURE_SRC)
+	@mkdir -p $(BUILD)/fixtures
+	$(if $(FIXTURE_SRC),$(JAVAC) -nowarn -d $(BUILD)/fixtures $(FIXTURE_SRC),true)
+	touch $@
+fixtures: $(FIXTURE_STAMP)
+
+# Every public header compiles on its own.
+headers:
+	@for h in include/cccp/*.h; do \
+	  printf '#include "cccp/%s"\n' $$(basename $$h) | \
+	    $(CC) -std=c11 $(WARN) -Iinclude $(PKG_CFLAGS) -x c -fsyntax-only - \
+	    || { echo "header $$h does not compile alone"; exit 1; }; \
+	done; echo "headers: each compiles alone"
+
+unit: $(TEST_BIN) $(FIXTURE_STAMP)
+	@fail=0; for t in $(TEST_BIN); do \
+	  CCCP_FIXTURES=$(BUILD)/fixtures $$t || fail=1; done; exit $$fail
+
+# Unit tests, then the command-line and round-trip suites.
+check: all headers unit $(TOOL_BIN) $(EXAMPLE_JAR)
+	BUILD=$(BUILD) bash tests/run-integration.sh
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  build-asan/libcccp.a
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  unit
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/cccp-rewrite.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+bench: $(BIN)
+	bench/roundtrip
+
+clean:
+	rm -rf build build-asan bin
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTUTIL_OBJ:.o=.d) \
+  $(TOOL_BIN:=.d) \
+  $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)

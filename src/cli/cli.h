@@ -1,0 +1,84 @@
+/*
+** cli.h -- shared state of the 'cccp-rewrite' command: options, the plan
+** (which input entries go to which output), the parallel pipeline.
+*/
+#ifndef CCCP_CLI_H
+#define CCCP_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cccp/io.h"
+#include "cccp/util.h"
+
+/* Exit statuses (documented in man/cccp-rewrite.1). */
+enum {
+  EXIT_OK = 0,
+  EXIT_INPUT = 1,       /* bad or unreadable input */
+  EXIT_USAGE = 2,       /* bad command line */
+  EXIT_OUTPUT = 3       /* output could not be written, or out of memory */
+};
+
+typedef enum cli_mode {
+  MODE_NONE,
+  MODE_IDENTITY,        /* parse and write back every class */
+  MODE_COPY             /* copy every entry without parsing */
+} cli_mode;
+
+typedef struct cli_opts {
+  cli_mode mode;
+  const char *output;   /* -o */
+  const char *jdk;      /* --jdk */
+  int jobs;             /* -j, >= 1 */
+  int verbose;          /* -v count; -1 for -q */
+  int lenient;          /* --lenient: copy unparsable classes through */
+  uint64_t max_entry;   /* --max-entry-size */
+  int progress;         /* draw a progress bar */
+} cli_opts;
+
+/* One entry to process: input 'in', entry index 'idx', output unit. */
+typedef struct cli_task {
+  cr_input *in;
+  size_t idx;
+  size_t unit;
+} cli_task;
+
+/* One output file and the range of tasks that fill it, in order. */
+typedef struct cli_unit {
+  char *path;           /* output path (malloc'd) */
+  const char *label;    /* short name for progress ("java.base") */
+  int single_class;     /* write a bare .class file instead of a jar */
+  size_t first, count;  /* tasks [first, first+count) */
+} cli_unit;
+
+typedef struct cli_plan {
+  cli_task *tasks;
+  size_t ntasks;
+  cli_unit *units;
+  size_t nunits;
+} cli_plan;
+
+/* Statistics gathered by the run. */
+typedef struct cli_stats {
+  size_t entries, classes, lenient_copies, skipped_dups;
+  uint64_t bytes_in, bytes_out;
+} cli_stats;
+
+/*
+** Run the plan with 'o->jobs' workers. On failure 'd' holds the first error
+** in plan order and '*exit_code' the status to exit with; nothing is left
+** at any output path. Returns 0 on success.
+*/
+int cli_run(const cli_opts *o, const cli_plan *p, cli_stats *st,
+            int *exit_code, cr_diag *d);
+
+/* Progress bar on stderr (no-ops unless enabled). */
+void cli_progress_start(int enabled, size_t total);
+void cli_progress_update(size_t done, const char *label);
+void cli_progress_end(void);
+
+/* Messages: "cccp-rewrite: ..." on stderr; progress-bar aware. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_error_diag(const cr_diag *d);
+
+#endif

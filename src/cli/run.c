@@ -1,0 +1,332 @@
+/*
+** run.c -- the parallel pipeline of 'cccp-rewrite'. Workers claim tasks in
+** plan order, read and transform one entry each, and compress it; the main
+** thread appends finished entries to the output jars strictly in plan
+** order, so the output is deterministic whatever the thread count. At most
+** 'window' tasks are in flight, which bounds memory to a few entries per
+** worker. Outputs are committed (renamed into place) only after every task
+** succeeded; on any error all of them are aborted.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cccp/classfile.h"
+#include "cli.h"
+
+typedef struct slot {
+  int ready;
+  int rc;               /* 0 or error code */
+  int input_side;       /* error came from reading/parsing the input */
+  int lenient;          /* class copied through unparsed */
+  int is_class;
+  cr_zentry *ze;        /* jar units */
+  uint8_t *raw;         /* single-class units */
+  size_t rawlen;
+  uint64_t in_len;
+  cr_diag d;
+} slot;
+
+typedef struct run {
+  const cli_opts *o;
+  const cli_plan *p;
+  pthread_mutex_t mu;
+  pthread_cond_t cv_work;   /* a window slot became free, or stop */
+  pthread_cond_t cv_done;   /* a task finished */
+  size_t next_claim;
+  size_t next_write;
+  size_t window;
+  slot *ring;
+  int stop;
+} run;
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/*
+** Transform the bytes of one class according to the mode. In identity
+** mode the class is parsed and written back, and the result must equal the
+** input: the writer is checked on every class it touches.
+*/
+static int transform(const cli_opts *o, const uint8_t *in, size_t len,
+                     uint8_t **out, size_t *outlen, cr_diag *d) {
+  *out = NULL;
+  *outlen = 0;
+  if (o->mode != MODE_IDENTITY) return 0;
+  cr_arena *a = cr_arena_new();
+  if (!a) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  cr_class *c;
+  cr_buf b;
+  cr_buf_init(&b);
+  int rc = cr_cf_parse(&c, a, in, len, d);
+  if (rc == 0) rc = cr_cf_write(&b, c, d);
+  if (rc == 0 && b.err) rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  if (rc == 0 && (b.len != len || memcmp(b.data, in, len) != 0))
+    rc = cr_diag_set(d, CR_EUNSUPPORTED, -1,
+                     "class does not round-trip unchanged (%zu bytes in, "
+                     "%zu out)", len, b.len);
+  if (rc == 0) *out = cr_buf_detach(&b, outlen);
+  cr_buf_free(&b);
+  cr_arena_free(a);
+  return rc;
+}
+
+/* Do task 't' into 's' (outside the lock). */
+static void work(run *r, size_t t, slot *s) {
+  const cli_task *task = &r->p->tasks[t];
+  const cli_unit *u = &r->p->units[task->unit];
+  cr_entry_info info;
+  uint8_t *data = NULL, *out = NULL;
+  size_t len = 0, outlen = 0;
+  memset(s, 0, sizeof *s);
+  cr_diag_clear(&s->d);
+  cr_input_info(task->in, task->idx, &info);
+  s->input_side = 1;
+  if (!info.is_dir) {
+    s->rc = cr_input_read(task->in, task->idx, &data, &len, &s->d);
+    if (s->rc) goto out;
+  }
+  s->in_len = len;
+  s->is_class = !info.is_dir && ends_with(info.name, ".class");
+  if (s->is_class) {
+    s->rc = transform(r->o, data, len, &out, &outlen, &s->d);
+    if (s->rc && r->o->lenient &&
+        (s->rc == CR_EFORMAT || s->rc == CR_EUNSUPPORTED)) {
+      s->rc = 0;        /* d keeps the reason for the warning */
+      s->lenient = 1;
+    }
+    if (s->rc) {
+      cr_diag_where(&s->d, cr_input_path(task->in), info.name);
+      goto out;
+    }
+    if (out) {
+      cr_free(data);
+      data = out;
+      len = outlen;
+      out = NULL;
+    }
+  }
+  s->input_side = 0;
+  if (u->single_class) {
+    s->raw = data;
+    s->rawlen = len;
+    data = NULL;
+  } else {
+    s->rc = cr_zentry_new(&s->ze, info.name, data, len, &s->d);
+    if (s->rc) cr_diag_where(&s->d, u->path, info.name);
+  }
+out:
+  cr_free(data);
+  cr_free(out);
+}
+
+static void *worker(void *arg) {
+  run *r = arg;
+  for (;;) {
+    pthread_mutex_lock(&r->mu);
+    while (!r->stop && r->next_claim < r->p->ntasks &&
+           r->next_claim >= r->next_write + r->window)
+      pthread_cond_wait(&r->cv_work, &r->mu);
+    if (r->stop || r->next_claim >= r->p->ntasks) {
+      pthread_mutex_unlock(&r->mu);
+      return NULL;
+    }
+    size_t t = r->next_claim++;
+    pthread_mutex_unlock(&r->mu);
+
+    slot s;
+    work(r, t, &s);
+
+    pthread_mutex_lock(&r->mu);
+    s.ready = 1;
+    r->ring[t % r->window] = s;
+    pthread_cond_broadcast(&r->cv_done);
+    pthread_mutex_unlock(&r->mu);
+  }
+}
+
+/* Write a bare class file atomically: temporary file, fsync, rename. */
+static int write_class_file(const char *path, const uint8_t *data,
+                            size_t len, cr_diag *d) {
+  char dirbuf[4096], tmp[4200];
+  snprintf(dirbuf, sizeof dirbuf, "%s", path);
+  char *base = strrchr(dirbuf, '/');
+  const char *name = path;
+  if (base) {
+    *base = '\0';
+    name = base + 1;
+    snprintf(tmp, sizeof tmp, "%s/.%s.cccp-XXXXXX",
+             dirbuf[0] ? dirbuf : "/", name);
+  } else {
+    snprintf(tmp, sizeof tmp, ".%s.cccp-XXXXXX", name);
+  }
+  int fd = mkstemp(tmp);
+  if (fd < 0)
+    return cr_diag_set(d, CR_EIO, -1, "cannot create a file next to %s: %s",
+                       path, strerror(errno));
+  size_t off = 0;
+  while (off < len) {
+    ssize_t k = write(fd, data + off, len - off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      int e = errno;
+      close(fd);
+      unlink(tmp);
+      return cr_diag_set(d, CR_EIO, -1, "cannot write %s: %s", path,
+                         strerror(e));
+    }
+    off += (size_t)k;
+  }
+  if (fchmod(fd, 0644) != 0 || fsync(fd) != 0 || close(fd) != 0) {
+    int e = errno;
+    unlink(tmp);
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s: %s", path,
+                       strerror(e));
+  }
+  if (rename(tmp, path) != 0) {
+    int e = errno;
+    unlink(tmp);
+    return cr_diag_set(d, CR_EIO, -1, "cannot rename into %s: %s", path,
+                       strerror(e));
+  }
+  return 0;
+}
+
+static void free_slot(slot *s) {
+  cr_zentry_free(s->ze);
+  cr_free(s->raw);
+  s->ze = NULL;
+  s->raw = NULL;
+}
+
+int cli_run(const cli_opts *o, const cli_plan *p, cli_stats *st,
+            int *exit_code, cr_diag *d) {
+  run r;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  r.p = p;
+  r.window = (size_t)o->jobs * 8;
+  int nthreads = o->jobs, started = 0, rc = 0;
+  pthread_t *th = cr_calloc((size_t)nthreads, sizeof *th);
+  r.ring = cr_calloc(r.window, sizeof *r.ring);
+  cr_jarw **w = cr_calloc(p->nunits ? p->nunits : 1, sizeof *w);
+  uint8_t **single = cr_calloc(p->nunits ? p->nunits : 1, sizeof *single);
+  size_t *single_len = cr_calloc(p->nunits ? p->nunits : 1, sizeof(size_t));
+  *exit_code = EXIT_OK;
+  if (!th || !r.ring || !w || !single || !single_len) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    *exit_code = EXIT_OUTPUT;
+    goto out;
+  }
+  pthread_mutex_init(&r.mu, NULL);
+  pthread_cond_init(&r.cv_work, NULL);
+  pthread_cond_init(&r.cv_done, NULL);
+  for (; started < nthreads; started++)
+    if (pthread_create(&th[started], NULL, worker, &r) != 0) break;
+  if (started == 0) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "cannot start worker threads");
+    *exit_code = EXIT_OUTPUT;
+    goto joined;
+  }
+
+  cli_progress_start(o->progress, p->ntasks);
+  for (size_t ui = 0; ui < p->nunits && rc == 0; ui++) {
+    const cli_unit *u = &p->units[ui];
+    if (!u->single_class) {
+      rc = cr_jarw_open(&w[ui], u->path, d);
+      if (rc) {
+        *exit_code = EXIT_OUTPUT;
+        break;
+      }
+    }
+    for (size_t t = u->first; t < u->first + u->count; t++) {
+      pthread_mutex_lock(&r.mu);
+      slot *rs = &r.ring[t % r.window];
+      while (!rs->ready) pthread_cond_wait(&r.cv_done, &r.mu);
+      slot s = *rs;
+      rs->ready = 0;
+      r.next_write++;
+      pthread_cond_broadcast(&r.cv_work);
+      pthread_mutex_unlock(&r.mu);
+
+      if (s.rc) {
+        rc = s.rc;
+        *d = s.d;
+        *exit_code = s.input_side && rc != CR_ENOMEM ? EXIT_INPUT
+                                                      : EXIT_OUTPUT;
+        free_slot(&s);
+        break;
+      }
+      if (s.lenient) {
+        char msg[2048];
+        cr_diag_format(&s.d, msg, sizeof msg);
+        cli_warn("%s (copied unchanged)", msg);
+        st->lenient_copies++;
+      }
+      st->entries++;
+      st->classes += s.is_class;
+      st->bytes_in += s.in_len;
+      if (u->single_class) {
+        single[ui] = s.raw;
+        single_len[ui] = s.rawlen;
+        s.raw = NULL;
+      } else {
+        rc = cr_jarw_add_entry(w[ui], s.ze, d);
+        s.ze = NULL;
+        if (rc) {
+          *exit_code = EXIT_OUTPUT;
+          break;
+        }
+      }
+      cli_progress_update(t + 1, u->label);
+    }
+  }
+
+joined:
+  pthread_mutex_lock(&r.mu);
+  r.stop = 1;
+  pthread_cond_broadcast(&r.cv_work);
+  pthread_mutex_unlock(&r.mu);
+  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  for (size_t i = 0; i < r.window; i++)
+    if (r.ring[i].ready) free_slot(&r.ring[i]);
+  cli_progress_end();
+
+  /* Commit everything only when every task succeeded. */
+  for (size_t ui = 0; ui < p->nunits; ui++) {
+    const cli_unit *u = &p->units[ui];
+    if (rc == 0 && u->single_class) {
+      rc = write_class_file(u->path, single[ui], single_len[ui], d);
+      if (rc) *exit_code = EXIT_OUTPUT;
+    } else if (rc == 0 && w[ui]) {
+      rc = cr_jarw_commit(w[ui], d);
+      w[ui] = NULL;
+      if (rc) {
+        cr_diag_where(d, u->path, NULL);
+        *exit_code = EXIT_OUTPUT;
+      }
+    } else if (w[ui]) {
+      cr_jarw_abort(w[ui]);
+      w[ui] = NULL;
+    }
+    cr_free(single[ui]);
+  }
+  pthread_cond_destroy(&r.cv_done);
+  pthread_cond_destroy(&r.cv_work);
+  pthread_mutex_destroy(&r.mu);
+out:
+  cr_free(single_len);
+  cr_free(single);
+  cr_free(w);
+  cr_free(r.ring);
+  cr_free(th);
+  return rc;
+}

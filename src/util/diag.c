@@ -1,0 +1,102 @@
+/*
+** diag.c -- error codes and the first-error-wins diagnostic record.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cccp/util.h"
+
+const char *cr_strerror(int code) {
+  switch (code) {
+  case CR_OK: return "success";
+  case CR_EFORMAT: return "malformed input";
+  case CR_EUNSUPPORTED: return "unsupported input";
+  case CR_ENOTFOUND: return "not found";
+  case CR_ETOOLARGE: return "limit exceeded";
+  case CR_EIO: return "I/O error";
+  case CR_ENOMEM: return "out of memory";
+  case CR_EUSAGE: return "usage error";
+  default: return "unknown error";
+  }
+}
+
+void cr_diag_clear(cr_diag *d) {
+  memset(d, 0, sizeof *d);
+  d->offset = -1;
+}
+
+int cr_diag_vset(cr_diag *d, int code, long offset, const char *fmt,
+                 va_list ap) {
+  if (!d || d->code) return code;
+  d->code = code;
+  d->offset = offset;
+  vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+  return code;
+}
+
+int cr_diag_set(cr_diag *d, int code, long offset, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cr_diag_vset(d, code, offset, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+void cr_diag_where(cr_diag *d, const char *file, const char *entry) {
+  if (!d) return;
+  if (file && !d->file[0]) snprintf(d->file, sizeof d->file, "%s", file);
+  if (entry && !d->entry[0])
+    snprintf(d->entry, sizeof d->entry, "%s", entry);
+}
+
+void cr_diag_format(const cr_diag *d, char *out, size_t outsz) {
+  size_t n = 0;
+  if (outsz == 0) return;
+  out[0] = '\0';
+#define ADD(...)                                                          \
+  do {                                                                    \
+    if (n < outsz) {                                                      \
+      int k = snprintf(out + n, outsz - n, __VA_ARGS__);                  \
+      if (k > 0) n += (size_t)k;                                          \
+    }                                                                     \
+  } while (0)
+  if (d->file[0]) ADD("%s: ", d->file);
+  if (d->entry[0]) ADD("%s: ", d->entry);
+  if (d->offset >= 0) ADD("offset %ld: ", d->offset);
+  ADD("%s", d->msg[0] ? d->msg : cr_strerror(d->code));
+#undef ADD
+}
+
+int cr_read_file(uint8_t **out, size_t *len, const char *path, cr_diag *d) {
+  FILE *f = fopen(path, "rb");
+  *out = NULL;
+  *len = 0;
+  if (!f)
+    return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, -1,
+                       "cannot open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return cr_diag_set(d, CR_EIO, -1, "not a regular file");
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *p = cr_malloc(n + 1);
+  if (!p) {
+    fclose(f);
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory reading %zu bytes",
+                       n);
+  }
+  size_t got = fread(p, 1, n, f);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad || got != n) {
+    cr_free(p);
+    return cr_diag_set(d, CR_EIO, -1, "read error");
+  }
+  p[n] = '\0';
+  *out = p;
+  *len = n;
+  return 0;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Command-line behaviour of cccp-rewrite: modes, outputs, errors, exit
+# statuses, determinism and atomic output. Uses the example jar and the
+# JDK 17 jmods as real inputs.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+EX="$ROOT/$BUILD/examples/wordfreq.jar"
+T=$(mktemp -d)
+trap 'chmod -R u+w "$T"; rm -rf "$T"' EXIT
+
+echo "-- usage"
+expect_exit 0 "--help exits 0" "$REWRITE" --help
+expect_match "Usage: cccp-rewrite" "--help prints usage" "$out"
+expect_exit 0 "--version exits 0" "$REWRITE" --version
+expect_match "^cccp-rewrite [0-9]" "--version prints the version" "$out"
+expect_exit 2 "no mode is a usage error" "$REWRITE" "$EX" -o "$T/x.jar"
+expect_exit 2 "no output is a usage error" "$REWRITE" --identity "$EX"
+expect_exit 2 "no input is a usage error" "$REWRITE" --identity -o "$T/x.jar"
+expect_exit 2 "bad -j is a usage error" "$REWRITE" --identity -j 0 "$EX" -o "$T/x.jar"
+expect_exit 2 "unknown option is a usage error" "$REWRITE" --frobnicate
+expect_exit 2 "--jdk with -o FILE.jar is refused" "$REWRITE" --identity --jdk "$JDK17" -o "$T/x.jar"
+
+echo "-- identity on a jar"
+expect_exit 0 "identity rewrite of the example jar" "$REWRITE" --identity "$EX" -o "$T/a.jar"
+expect_match "entries \([0-9]+ classes" "summary names entries and classes" "$err"
+check "output holds the same entries, bytes and order" "$TOOLS/cmp-entries" "$EX" "$T/a.jar"
+check "unzip accepts the output" unzip -tq "$T/a.jar"
+check "the rewritten jar runs" java -jar "$T/a.jar" 1
+expect_exit 0 "same run again" "$REWRITE" -q --identity "$EX" -o "$T/b.jar"
+check "output is deterministic (two runs)" cmp "$T/a.jar" "$T/b.jar"
+expect_exit 0 "single-threaded run" "$REWRITE" -q -j 1 --identity "$EX" -o "$T/c.jar"
+check "output does not depend on -j" cmp "$T/a.jar" "$T/c.jar"
+expect_exit 0 "-q prints nothing" "$REWRITE" -q --identity "$EX" -o "$T/d.jar"
+[ -z "$err" ] && pass "-q is silent" || fail "-q is silent: $err"
+check "no temporary files left" bash -c "! ls -A '$T' | grep -q cccp-"
+
+echo "-- other containers"
+JMOD="$JDK17/jmods/java.logging.jmod"
+if [ -f "$JMOD" ]; then
+  expect_exit 0 "jmod into a directory" "$REWRITE" -q --identity "$JMOD" -o "$T/mods/"
+  check "jmod gives MODULE.jar" test -f "$T/mods/java.logging.jar"
+  check "jmod classes at package paths" bash -c "unzip -Z1 '$T/mods/java.logging.jar' | grep -qx 'java/util/logging/Logger.class'"
+  check "jmod round trip is exact" "$TOOLS/cmp-entries" "$JMOD" "$T/mods/java.logging.jar"
+else
+  echo "  skip jmod tests: no $JMOD"
+fi
+mkdir -p "$T/dir" && (cd "$T/dir" && unzip -q "$EX")
+expect_exit 0 "directory input" "$REWRITE" -q --identity "$T/dir" -o "$T/dir.jar"
+check "directory round trip is exact" "$TOOLS/cmp-entries" "$T/dir" "$T/dir.jar"
+CLS="$T/dir/wordfreq/Main.class"
+expect_exit 0 "single class to a class file" "$REWRITE" -q --identity "$CLS" -o "$T/Main.class"
+check "single class is identical" cmp "$CLS" "$T/Main.class"
+expect_exit 0 "copy mode" "$REWRITE" -q --copy "$EX" -o "$T/copy.jar"
+check "copy mode keeps every entry" "$TOOLS/cmp-entries" "$EX" "$T/copy.jar"
+expect_exit 0 "two inputs merged into one jar" "$REWRITE" --identity "$EX" "$T/dir" -o "$T/merged.jar"
+expect_match "duplicate entry" "duplicates across inputs are reported" "$err"
+
+echo "-- bad input"
+head -c 100 "$CLS" > "$T/trunc.class"
+expect_exit 1 "truncated class is bad input" "$REWRITE" --identity "$T/trunc.class" -o "$T/t.class"
+expect_match "trunc.class: .*offset [0-9]+: " "message names the file and offset" "$err"
+check "no output for bad input" test ! -e "$T/t.class"
+mkdir -p "$T/badjar" && cp -r "$T/dir/." "$T/badjar/" && cp "$T/trunc.class" "$T/badjar/wordfreq/Broken.class"
+(cd "$T/badjar" && zip -qr "$T/bad.jar" .)
+expect_exit 1 "jar with a truncated class" "$REWRITE" --identity "$T/bad.jar" -o "$T/bad-out.jar"
+expect_match "bad.jar: wordfreq/Broken.class: offset [0-9]+: " "message names jar, entry and offset" "$err"
+check "no output jar after an error" test ! -e "$T/bad-out.jar"
+expect_exit 0 "--lenient copies the broken class" "$REWRITE" --lenient --identity "$T/bad.jar" -o "$T/bad-out.jar"
+expect_match "warning: .*Broken.class" "--lenient warns" "$err"
+check "--lenient output is complete" "$TOOLS/cmp-entries" "$T/bad.jar" "$T/bad-out.jar"
+head -c 3000 "$EX" > "$T/trunc.jar"
+expect_exit 1 "truncated jar is bad input" "$REWRITE" --identity "$T/trunc.jar" -o "$T/tj.jar"
+expect_match "trunc.jar" "message names the jar" "$err"
+expect_exit 1 "missing input" "$REWRITE" --identity "$T/nope.jar" -o "$T/n.jar"
+expect_match "nope.jar" "message names the missing file" "$err"
+printf 'garbage' > "$T/g.class"
+expect_exit 1 "garbage is bad input" "$REWRITE" --identity "$T/g.class" -o "$T/g2.class"
+expect_exit 1 "--max-entry-size is enforced" "$REWRITE" --identity --max-entry-size 100 "$EX" -o "$T/m.jar"
+check "no output after limit error" test ! -e "$T/m.jar"
+
+echo "-- output safety"
+cp "$EX" "$T/in.jar"
+expect_exit 2 "-o equal to the input is refused" "$REWRITE" --identity "$T/in.jar" -o "$T/in.jar"
+check "input untouched" cmp "$EX" "$T/in.jar"
+mkdir -p "$T/ro" && chmod 555 "$T/ro"
+if [ "$(id -u)" -ne 0 ]; then
+  expect_exit 3 "read-only output folder" "$REWRITE" --identity "$EX" -o "$T/ro/x.jar"
+else
+  echo "  skip read-only folder test: running as root"
+fi
+expect_exit 3 "output folder that does not exist" "$REWRITE" --identity "$EX" -o "$T/none/x.jar"
+check "nothing written there" test ! -e "$T/none"
+
+finish

@@ -1,0 +1,43 @@
+# tests/lib.sh -- tiny assertion helpers for the shell suites.
+# Each suite sources this, calls 'check' / 'expect_*', and ends with
+# 'finish', which prints "N passed, N failed" and sets the exit status.
+
+passed=0
+failed=0
+BUILD=${BUILD:-build}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REWRITE="$ROOT/bin/cccp-rewrite"
+TOOLS="$ROOT/$BUILD/tools"
+
+pass() { passed=$((passed + 1)); echo "  ok   $*"; }
+fail() { failed=$((failed + 1)); echo "  FAIL $*"; }
+
+# check DESCRIPTION COMMAND...: passes when the command exits 0.
+check() {
+  local what=$1; shift
+  if "$@" >/tmp/cccp-check.$$ 2>&1; then pass "$what"
+  else fail "$what"; sed 's/^/       /' /tmp/cccp-check.$$ | head -20; fi
+  rm -f /tmp/cccp-check.$$
+}
+
+# expect_exit CODE DESCRIPTION COMMAND...: runs the command, keeps its
+# stderr in $err and stdout in $out, and passes when it exits with CODE.
+expect_exit() {
+  local want=$1 what=$2; shift 2
+  local rc=0
+  out=$("$@" 2>/tmp/cccp-err.$$) || rc=$?
+  err=$(cat /tmp/cccp-err.$$); rm -f /tmp/cccp-err.$$
+  if [ "$rc" -eq "$want" ]; then pass "$what"
+  else fail "$what (exit $rc, wanted $want)"; echo "$err" | sed 's/^/       /' | head -5; fi
+}
+
+# expect_match REGEX DESCRIPTION TEXT
+expect_match() {
+  if printf '%s' "$3" | grep -Eq -- "$1"; then pass "$2"
+  else fail "$2"; echo "       wanted /$1/ in: $3" | head -5; fi
+}
+
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every shell suite (command line, round trips) and sums the counts.
+set -u
+cd "$(dirname "$0")/.."
+total_p=0; total_f=0
+for s in tests/cli/*.sh tests/roundtrip/*.sh; do
+  echo "== $s"
+  log=$(mktemp)
+  bash "$s" 2>&1 | tee "$log"
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  rm -f "$log"
+  if [ -z "$line" ]; then
+    echo "suite $s did not finish"; total_f=$((total_f + 1)); continue
+  fi
+  total_p=$((total_p + $(echo "$line" | cut -d' ' -f1)))
+  total_f=$((total_f + $(echo "$line" | cut -d' ' -f3)))
+done
+echo "integration: $total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ]
