@@ -1,0 +1,119 @@
+/*
+** io.h -- containers: read jars/zips (libzip), jmods, the JDK run-time image
+** (lib/modules, jimage format), directories and single class files; write
+** deterministic jars atomically.
+*/
+#ifndef CCCP_IO_H
+#define CCCP_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cccp/util.h"
+
+typedef enum cr_input_kind {
+  CR_IN_JAR,            /* zip or jar file */
+  CR_IN_JMOD,           /* "JM" 1.0 header followed by a zip */
+  CR_IN_JIMAGE,         /* JDK run-time image, lib/modules */
+  CR_IN_DIR,            /* a directory tree of files */
+  CR_IN_CLASS           /* one .class file */
+} cr_input_kind;
+
+/* Limits guarding against zip bombs; see cr_input_set_limits. */
+#define CR_DEFAULT_MAX_ENTRY ((uint64_t)256 << 20)   /* 256 MiB */
+#define CR_DEFAULT_MAX_TOTAL ((uint64_t)16 << 30)    /* 16 GiB */
+
+/*
+** One entry of an input, as the output will name it. Transparent; strings
+** are owned by the input and live until 'cr_input_close'.
+*/
+typedef struct cr_entry_info {
+  const char *name;     /* output path: "java/lang/Object.class",
+                           "META-INF/MANIFEST.MF", "a/b/" for a directory.
+                           jmod: the "classes/" prefix dropped; jimage: the
+                           path inside its module; dir: relative path. */
+  const char *module;   /* jimage and jmod: module name; otherwise NULL */
+  uint64_t size;        /* uncompressed size as the container declares it */
+  int is_dir;           /* directory entry (name ends in '/') */
+} cr_entry_info;
+
+typedef struct cr_input cr_input;
+
+/*
+** Open 'path', detecting its kind: a directory; a file starting "JM\1\0"
+** (jmod); a file with the jimage magic (lib/modules); a file starting
+** 0xCAFEBABE (class); otherwise a zip. A directory that is a JDK home
+** (has lib/modules) is NOT opened as an image here: the caller decides
+** (see cr_jdk_modules_path). Only the entries the output keeps are listed:
+** for a jmod the "classes/" section, for a jimage the resources of every
+** module (not the /packages and /modules directory entries).
+** Entry order is the container's own, except jimage and directories,
+** which are sorted by (module, name) so that the order is deterministic.
+*/
+int cr_input_open(cr_input **out, const char *path, cr_diag *d);
+void cr_input_close(cr_input *in);
+cr_input_kind cr_input_kind_of(const cr_input *in);
+const char *cr_input_path(const cr_input *in);
+size_t cr_input_count(const cr_input *in);
+/* Fill '*out' for entry 'i' (< count). */
+void cr_input_info(const cr_input *in, size_t i, cr_entry_info *out);
+
+/*
+** Read entry 'i' into a malloc'd buffer ('cr_free' it). Safe to call from
+** several threads at once on one input. Enforces the entry-size limit and
+** checks the CRC where the container has one. Errors name the entry.
+*/
+int cr_input_read(cr_input *in, size_t i, uint8_t **data, size_t *len,
+                  cr_diag *d);
+void cr_input_set_limits(cr_input *in, uint64_t max_entry, uint64_t max_total);
+
+/*
+** If 'home' is a JDK home (contains lib/modules) or is itself a jimage
+** file, write the image path to 'out' and return 0; else CR_ENOTFOUND.
+*/
+int cr_jdk_modules_path(char *out, size_t outsz, const char *home,
+                        cr_diag *d);
+
+/*
+** Deterministic jar writer. The jar goes to a temporary file in the target
+** folder and is renamed over 'path' by 'cr_jarw_commit'; 'cr_jarw_abort'
+** (or a crash) never leaves anything at 'path'. Every entry gets the same
+** fixed timestamp (1980-01-01 00:00) and attributes; entries appear in the
+** order they are added; duplicate names are refused (CR_EFORMAT).
+**
+** Compression can run in worker threads: 'cr_zentry_new' deflates one
+** entry (thread-safe, no writer needed) and 'cr_jarw_add_entry' appends a
+** prepared entry (single thread, in order). 'cr_jarw_add' does both.
+*/
+typedef struct cr_jarw cr_jarw;
+typedef struct cr_zentry cr_zentry;
+
+int cr_jarw_open(cr_jarw **out, const char *path, cr_diag *d);
+int cr_zentry_new(cr_zentry **out, const char *name, const uint8_t *data,
+                  size_t len, cr_diag *d);
+/*
+** The same at zlib level 'level': 0 stores, 1 (fastest) .. 9 (smallest).
+** 'cr_zentry_new' uses CR_ZLEVEL_DEFAULT. Entries are stored whenever
+** deflate would not make them smaller, and always for empty entries and
+** directories (names ending in '/'). CR_EUSAGE for a level outside 0..9.
+*/
+#define CR_ZLEVEL_DEFAULT 6
+int cr_zentry_new_level(cr_zentry **out, const char *name,
+                        const uint8_t *data, size_t len, int level,
+                        cr_diag *d);
+void cr_zentry_free(cr_zentry *e);
+/* Appends 'e' and takes ownership of it (also on error). */
+int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d);
+int cr_jarw_add(cr_jarw *w, const char *name, const uint8_t *data,
+                size_t len, cr_diag *d);
+int cr_jarw_commit(cr_jarw *w, cr_diag *d);  /* frees 'w' */
+void cr_jarw_abort(cr_jarw *w);              /* frees 'w' */
+
+/*
+** 'cr_zentry_new' keeps a few deflate streams for reuse across calls and
+** threads. Free them (e.g. before exit, for leak checkers); later calls
+** simply allocate new ones. Not to be called while entries are deflated.
+*/
+void cr_io_release_caches(void);
+
+#endif
