@@ -33,6 +33,7 @@ typedef struct cli_opts {
   int verbose;          /* -v count; -1 for -q */
   int lenient;          /* --lenient: copy unparsable classes through */
   uint64_t max_entry;   /* --max-entry-size */
+  int level;            /* -l: deflate level 0..9 */
   int progress;         /* draw a progress bar */
 } cli_opts;
 

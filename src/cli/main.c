@@ -40,6 +40,8 @@ static const char usage_text[] =
     "                         FILE.class: for a single class input\n"
     "      --lenient          copy classes that cannot be parsed through\n"
     "                         unchanged, with a warning, instead of failing\n"
+    "  -l, --level N          deflate level of output entries, 0 (store) to\n"
+    "                         9 (default 1, fast)\n"
     "      --max-entry-size N refuse entries larger than N bytes\n"
     "                         (default 256 MiB; suffixes K, M, G)\n"
     "\n"
@@ -121,9 +123,14 @@ static void unit_name(char *out, size_t outsz, const cr_input *in,
   const char *b = base_name(cr_input_path(in), buf, sizeof buf);
   switch (cr_input_kind_of(in)) {
   case CR_IN_JMOD:
-  case CR_IN_JIMAGE:
-    snprintf(out, outsz, "%s.jar", module ? module : b);
+  case CR_IN_JIMAGE: {
+    /* The module name: given, or the jmod's file name less ".jmod". */
+    size_t n = strlen(b);
+    if (!module && ends_with(b, ".jmod")) n -= 5;
+    snprintf(out, outsz, "%.*s.jar", (int)(module ? strlen(module) : n),
+             module ? module : b);
     break;
+  }
   case CR_IN_DIR:
     snprintf(out, outsz, "%s.jar", b);
     break;
@@ -275,6 +282,7 @@ int main(int argc, char **argv) {
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
       {"max-entry-size", required_argument, NULL, OPT_MAXENTRY},
+      {"level", required_argument, NULL, 'l'},
       {"jobs", required_argument, NULL, 'j'},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
@@ -284,11 +292,12 @@ int main(int argc, char **argv) {
   cli_opts o;
   memset(&o, 0, sizeof o);
   o.max_entry = CR_DEFAULT_MAX_ENTRY;
+  o.level = 1;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
 
   int c;
-  while ((c = getopt_long(argc, argv, "o:j:qvhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "o:j:l:qvhV", longopts, NULL)) != -1) {
     switch (c) {
     case OPT_IDENTITY:
     case OPT_COPY: {
@@ -310,6 +319,11 @@ int main(int argc, char **argv) {
     case OPT_MAXENTRY:
       if (parse_size(optarg, &o.max_entry))
         usage_error("invalid size for --max-entry-size: '%s'", optarg);
+      break;
+    case 'l':
+      if (!optarg[0] || optarg[1] || optarg[0] < '0' || optarg[0] > '9')
+        usage_error("invalid deflate level: '%s' (0 to 9)", optarg);
+      o.level = optarg[0] - '0';
       break;
     case 'j': {
       char *end;
@@ -451,5 +465,6 @@ int main(int argc, char **argv) {
   cr_free(pl.p.tasks);
   for (int i = 0; i < ninputs; i++) cr_input_close(ins[i]);
   cr_free(ins);
+  cr_io_release_caches();
   return rc ? status : EXIT_OK;
 }

@@ -98,15 +98,13 @@ static void work(run *r, size_t t, slot *s) {
   s->is_class = !info.is_dir && ends_with(info.name, ".class");
   if (s->is_class) {
     s->rc = transform(r->o, data, len, &out, &outlen, &s->d);
+    if (s->rc) cr_diag_where(&s->d, cr_input_path(task->in), info.name);
     if (s->rc && r->o->lenient &&
         (s->rc == CR_EFORMAT || s->rc == CR_EUNSUPPORTED)) {
       s->rc = 0;        /* d keeps the reason for the warning */
       s->lenient = 1;
     }
-    if (s->rc) {
-      cr_diag_where(&s->d, cr_input_path(task->in), info.name);
-      goto out;
-    }
+    if (s->rc) goto out;
     if (out) {
       cr_free(data);
       data = out;
@@ -120,7 +118,8 @@ static void work(run *r, size_t t, slot *s) {
     s->rawlen = len;
     data = NULL;
   } else {
-    s->rc = cr_zentry_new(&s->ze, info.name, data, len, &s->d);
+    s->rc = cr_zentry_new_level(&s->ze, info.name, data, len, r->o->level,
+                                &s->d);
     if (s->rc) cr_diag_where(&s->d, u->path, info.name);
   }
 out:

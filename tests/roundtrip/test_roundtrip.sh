@@ -34,17 +34,17 @@ else
 fi
 
 image_roundtrip() { # JAVA_HOME label
-  local home=$1 label=$2 out="$T/img-$2"
-  expect_exit 0 "identity over the $label image ($home)" "$REWRITE" --identity --jdk "$home" -o "$out/"
+  local home=$1 label=$2 dest="$T/img-${2// /}"
+  expect_exit 0 "identity over the $label image ($home)" "$REWRITE" --identity --jdk "$home" -o "$dest/"
   echo "       $err" | tail -1
   local bad=0 j mod
-  for j in "$out"/*.jar; do
+  for j in "$dest"/*.jar; do
     mod=$(basename "$j" .jar)
     "$TOOLS/cmp-entries" -m "$mod" "$home/lib/modules" "$j" >"$T/cmp.log" 2>&1 || { bad=1; cat "$T/cmp.log"; }
   done
-  [ $bad -eq 0 ] && pass "every $label image resource identical ($(ls "$out" | wc -l) modules, $(classes_in "$out") classes)" \
+  [ $bad -eq 0 ] && pass "every $label image resource identical ($(ls "$dest" | wc -l) modules, $(classes_in "$dest") classes)" \
                  || fail "$label image entries differ"
-  rm -rf "$out"
+  rm -rf "$dest"
 }
 
 echo "-- JDK run-time images"
@@ -58,6 +58,7 @@ fi
 echo "-- jars under /usr/share/java"
 jars=$(for j in /usr/share/java/*.jar; do readlink -f "$j"; done | sort -u)
 njars=0; nclasses=0; bad=0
+mkdir -p "$T/share"
 for j in $jars; do
   njars=$((njars + 1))
   o="$T/share/$(basename "$j")"
