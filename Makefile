@@ -4,7 +4,7 @@
 PREFIX    ?= /usr/local
 BUILD     ?= build
 CC        ?= cc
-PKGS      := libzip zlib
+PKGS      := libzip zlib libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -21,7 +21,8 @@ LIBS      := $(PKG_LIBS) -lpthread
 
 VERSION   := 0.1.0
 
-LIB_SRC   := $(sort $(wildcard src/util/*.c src/classfile/*.c src/io/*.c))
+# Every module under src/ goes into the library, except the programs.
+LIB_SRC   := $(sort $(filter-out src/cli/% src/report/%,$(wildcard src/*/*.c)))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TESTUTIL_SRC := $(sort $(wildcard tests/unit/util/*.c))
@@ -136,6 +137,9 @@ bench: $(BIN)
 
 clean:
 	rm -rf build build-asan bin
+
+# Optional fragments owned by test suites (fuzzing, verification).
+-include tests/fuzz/fuzz.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTUTIL_OBJ:.o=.d) \
   $(TOOL_BIN:=.d) \
