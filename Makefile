@@ -32,7 +32,8 @@ CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTUTIL_OBJ := $(TESTUTIL_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libcccp.a
-BIN       := bin/cccp-rewrite
+BINDIR    ?= bin
+BIN       := $(BINDIR)/cccp-rewrite
 
 # Test tools (C programs used by the shell suites).
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
@@ -118,14 +119,16 @@ unit: $(TEST_BIN) $(FIXTURE_STAMP)
 check: all headers unit $(TOOL_BIN) $(EXAMPLE_JAR)
 	BUILD=$(BUILD) bash tests/run-integration.sh
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
+# AddressSanitizer + UndefinedBehaviorSanitizer build of everything: the
+# unit tests and the command-line suite run against the sanitized build.
+ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
+  OPT="-O1 -g -fno-omit-frame-pointer" \
+  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  build-asan/libcccp.a
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  unit
+	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite unit tools \
+	  build-asan/examples/wordfreq.jar
+	CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite BUILD=build-asan \
+	  bash tests/cli/test_cli.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

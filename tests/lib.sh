@@ -6,7 +6,7 @@ passed=0
 failed=0
 BUILD=${BUILD:-build}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-REWRITE="$ROOT/bin/cccp-rewrite"
+REWRITE="${CCCP_REWRITE:-$ROOT/bin/cccp-rewrite}"
 TOOLS="$ROOT/$BUILD/tools"
 
 pass() { passed=$((passed + 1)); echo "  ok   $*"; }
