@@ -5,10 +5,13 @@ PREFIX    ?= /usr/local
 BUILD     ?= build
 CC        ?= cc
 PKGS      := libzip zlib libxml-2.0
+# 'make deps' runs before the libraries exist: don't ask pkg-config then.
+ifneq ($(MAKECMDGOALS),deps)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+endif
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wpointer-arith -Wformat=2 -Wvla
@@ -115,9 +118,11 @@ unit: $(TEST_BIN) $(FIXTURE_STAMP)
 	@fail=0; for t in $(TEST_BIN); do \
 	  CCCP_FIXTURES=$(BUILD)/fixtures $$t || fail=1; done; exit $$fail
 
-# Unit tests, then the command-line and round-trip suites.
+# Unit tests, the command-line and round-trip suites, then the same unit
+# and command-line tests on the sanitized build.
 check: all headers unit $(TOOL_BIN) $(EXAMPLE_JAR)
 	BUILD=$(BUILD) bash tests/run-integration.sh
+	$(MAKE) asan
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything: the
 # unit tests and the command-line suite run against the sanitized build.
