@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cccp/classfile.h"
 #include "cccp/io.h"
 #include "cccp/util.h"
 
@@ -72,6 +73,17 @@ typedef struct cli_stats {
 */
 int cli_run(const cli_opts *o, const cli_plan *p, cli_stats *st,
             int *exit_code, cr_diag *d);
+
+/*
+** First pass: parse every class entry of 'ins' with 'jobs' threads and
+** call 'fn' for each (from several threads at once: 'fn' must be
+** thread-safe). The class model lives only for the call. Stops at the
+** first error, which lands in 'd' naming file and entry.
+*/
+typedef int (*cli_scan_fn)(void *ctx, const cr_class *c,
+                           cr_input *in, size_t idx, cr_diag *d);
+int cli_scan(cr_input **ins, size_t nins, int jobs, cli_scan_fn fn,
+             void *ctx, cr_diag *d);
 
 /* Progress bar on stderr (no-ops unless enabled). */
 void cli_progress_start(int enabled, size_t total);
