@@ -1,0 +1,394 @@
+/*
+** analyze.c -- overloadability and wrappability analysis (DESIGN.md 1, the
+** CCCP paper 4.3 and 4.4): seeds from the policy and the library
+** boundary, the three hierarchy rules to a fixed point, the two
+** implications; reasons, counts and the XML report.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hier_int.h"
+
+enum { ACC_PRIVATE = 0x2, ACC_STATIC = 0x8, ACC_NATIVE = 0x100,
+       ACC_INTERFACE = 0x200 };
+
+/* FIFO of methods that became non-overloadable and await propagation. */
+typedef struct work {
+  const cr_hmethod **v;
+  size_t head, n, cap;
+  int oom;
+} work;
+
+static void push(work *w, const cr_hmethod *m) {
+  if (w->n == w->cap) {
+    size_t nc = w->cap ? w->cap * 2 : 1024;
+    const cr_hmethod **v = cr_realloc(w->v, nc * sizeof *v);
+    if (!v) {
+      w->oom = 1;
+      return;
+    }
+    w->v = v;
+    w->cap = nc;
+  }
+  w->v[w->n++] = m;
+}
+
+/* Make 'm' non-overloadable for reason 'why'; queue it if virtual. */
+static void mark(work *w, cr_hmethod *m, int why, const char *seed,
+                 const cr_hmethod *src, const cr_hclass *via) {
+  if (m->flags & CR_HM_NONOVL) return;
+  m->flags |= CR_HM_NONOVL;
+  m->why[0] = (uint8_t)why;
+  m->seed[0] = seed;
+  m->src[0] = src;
+  m->via[0] = via;
+  if (m->flags & CR_HM_VIRTUAL) push(w, m);
+}
+
+/*
+** Propagate non-overloadable virtual method 'm' (declared in D). Visit D
+** and its subtypes; at every class X that selects 'm' (X inherits it, or
+** is D):
+**   rule 1: the method X's superclass selects for the same name and
+**           descriptor (declared there, abstract, native, inherited, or a
+**           superinterface method) becomes non-overloadable. One step up
+**           is enough: that method is queued in turn and its own visit
+**           covers the classes above;
+**   rule 2: implicit: X's slot is 'm' itself, already non-overloadable,
+**           and queries about X resolve or select to 'm';
+**   rule 3: every superinterface of X declaring the same name and
+**           descriptor gets a non-overloadable method.
+** Below a class that selects another method (it overrides 'm') nothing
+** selects 'm' again, so the walk stops there; it goes on through
+** interfaces and through classes whose selection is ambiguous.
+*/
+static void propagate(cr_hier *h, work *w, const cr_hmethod *m,
+                      const cr_hclass **stack) {
+  size_t sp = 0;
+  h->stamp++;
+  stack[sp++] = m->owner;
+  m->owner->stamp = h->stamp;
+  int from_class = !(m->owner->access & ACC_INTERFACE);
+  while (sp) {
+    const cr_hclass *x = stack[--sp];
+    if (from_class && x != m->owner) {
+      /*
+      ** Shortcut below a class D: x was reached from its superclass,
+      ** which selects 'm'; x selects 'm' unless it declares its own. Rule
+      ** 1 then gives 'm' again, and rule 3 only needs the interfaces x
+      ** adds (the closure lists the superclass's ones first).
+      */
+      const cr_hmethod *own = cr_hier__declared(h, x, m->name, m->desc);
+      if (own && !(own->access & (ACC_PRIVATE | ACC_STATIC))) continue;
+      for (uint32_t i = x->super ? x->super->nall : 0; i < x->nall; i++) {
+        const cr_hmethod *t =
+            cr_hier__declared(h, x->all[i], m->name, m->desc);
+        if (t && (t->flags & CR_HM_VIRTUAL))
+          mark(w, (cr_hmethod *)t, R_RULE3, NULL, m, x);
+      }
+    } else if (!(x->access & ACC_INTERFACE)) {
+      const cr_hmethod *sel = cr_hier__select(h, x, m->name, m->desc);
+      if (sel && sel != m) continue;
+      if (sel == m) {
+        if (x->super) {
+          const cr_hmethod *t =
+              cr_hier__select(h, x->super, m->name, m->desc);
+          if (t && t != m)
+            mark(w, (cr_hmethod *)t, R_RULE1, NULL, m, x);
+        }
+        for (uint32_t i = 0; i < x->nall; i++) {
+          const cr_hmethod *t =
+              cr_hier__declared(h, x->all[i], m->name, m->desc);
+          if (t && (t->flags & CR_HM_VIRTUAL) && t != m)
+            mark(w, (cr_hmethod *)t, R_RULE3, NULL, m, x);
+        }
+      }
+    }
+    for (uint32_t i = 0; i < x->nsubs; i++) {
+      cr_hclass *s = x->subs[i];
+      if (s->stamp == h->stamp) continue;
+      s->stamp = h->stamp;
+      stack[sp++] = s;
+    }
+  }
+}
+
+static const char *intern_id(cr_hier *h, const char *id) {
+  return id ? cr_hier__intern(h, id, strlen(id)) : NULL;
+}
+
+int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
+  if (!h->linked)
+    return cr_diag_set(d, CR_EUSAGE, -1, "analysis before linking");
+  work w = {0};
+  int rc = 0;
+  const cr_hclass **stack = cr_malloc((h->nclasses + 1) * sizeof *stack);
+  if (!stack) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  h->nconflicts = 0;
+
+  /* Seeds, in name order so that reasons are deterministic. */
+  for (size_t i = 0; i < h->nclasses; i++) {
+    cr_hclass *c = h->sorted[i];
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      cr_hmethod *m = &c->methods[k];
+      m->flags &= ~(unsigned)(CR_HM_NONOVL | CR_HM_NONWRAP);
+      memset(m->why, 0, sizeof m->why);
+      memset(m->seed, 0, sizeof m->seed);
+      memset(m->src, 0, sizeof m->src);
+      memset(m->via, 0, sizeof m->via);
+    }
+  }
+  uint8_t *mask = cr_calloc(cr_policy_count(p) + 1, 1);
+  if (!mask) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < h->nclasses; i++) {
+    cr_hclass *c = h->sorted[i];
+    if (c->instrumented) cr_policy_prepare(p, c->name, mask);
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      cr_hmethod *m = &c->methods[k];
+      if (!c->instrumented) {
+        mark(&w, m, R_LIBRARY, NULL, NULL, NULL);
+        continue;
+      }
+      cr_pol_method pm = {c->name, m->name, m->desc, m->access, m->nannots,
+                          m->annots};
+      int r = cr_policy_match_masked(p, CR_POL_NONOVL, &pm, mask);
+      if (r >= 0 && cr_policy_match_masked(p, CR_POL_OVL, &pm, mask) < 0) {
+        const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
+        if (!id) w.oom = 1;
+        mark(&w, m, R_SEED, id, NULL, NULL);
+      }
+      r = cr_policy_match_masked(p, CR_POL_NONWRAP, &pm, mask);
+      if (r >= 0 && cr_policy_match_masked(p, CR_POL_WRAP, &pm, mask) < 0) {
+        const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
+        if (!id) w.oom = 1;
+        m->flags |= CR_HM_NONWRAP;
+        m->why[1] = R_SEED;
+        m->seed[1] = id;
+      }
+      /* native and non-wrappable => non-overloadable (paper 4.4) */
+      if ((m->access & ACC_NATIVE) && (m->flags & CR_HM_NONWRAP))
+        mark(&w, m, R_NATIVE_NONWRAP, NULL, NULL, NULL);
+    }
+  }
+  cr_free(mask);
+  /* The rules, to a fixed point. */
+  while (w.head < w.n && !w.oom) propagate(h, &w, w.v[w.head++], stack);
+  if (w.oom) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  /* non-overloadable => non-wrappable; summary conflicts. */
+  size_t capc = 0;
+  for (size_t i = 0; i < h->nclasses; i++) {
+    cr_hclass *c = h->sorted[i];
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      cr_hmethod *m = &c->methods[k];
+      if ((m->flags & CR_HM_NONOVL) && !(m->flags & CR_HM_NONWRAP)) {
+        m->flags |= CR_HM_NONWRAP;
+        m->why[1] = R_IMPLIED;
+      }
+      if (m->saved & 0x80) {
+        unsigned now = (m->flags & CR_HM_NONOVL ? 1u : 0) |
+                       (m->flags & CR_HM_NONWRAP ? 2u : 0);
+        if (now != (m->saved & 3u)) {
+          if (h->nconflicts == capc) {
+            size_t nc = capc ? capc * 2 : 16;
+            const cr_hmethod **v =
+                cr_realloc(h->conflicts, nc * sizeof *v);
+            if (!v) {
+              rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+              goto out;
+            }
+            h->conflicts = v;
+            capc = nc;
+          }
+          h->conflicts[h->nconflicts++] = m;
+        }
+      }
+    }
+  }
+  h->analyzed = 1;
+out:
+  cr_free(w.v);
+  cr_free(stack);
+  return rc;
+}
+
+size_t cr_hier_conflict_count(const cr_hier *h) { return h->nconflicts; }
+const cr_hmethod *cr_hier_conflict(const cr_hier *h, size_t i) {
+  return i < h->nconflicts ? h->conflicts[i] : NULL;
+}
+
+/* ------------------------------------------------------------ reasons */
+
+static void cat(char *buf, size_t n, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void cat(char *buf, size_t n, size_t *len, const char *fmt, ...) {
+  if (*len >= n) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf + *len, n - *len, fmt, ap);
+  va_end(ap);
+  if (k > 0) *len += (size_t)k;
+  if (*len >= n) *len = n - 1;
+}
+
+/* One link of the chain, then the reason of its source (bounded). */
+static void reason(const cr_hmethod *m, int what, char *buf, size_t n,
+                   size_t *len, int depth) {
+  if (depth > 12) {
+    cat(buf, n, len, " < ...");
+    return;
+  }
+  const cr_hmethod *src = m->src[what];
+  const cr_hclass *via = m->via[what];
+  switch (m->why[what]) {
+  case R_SEED: cat(buf, n, len, "seed %s", m->seed[what]); return;
+  case R_LIBRARY: cat(buf, n, len, "library class"); return;
+  case R_NATIVE_NONWRAP:
+    cat(buf, n, len, "native and non-wrappable < ");
+    reason(m, 1, buf, n, len, depth + 1);
+    return;
+  case R_IMPLIED:
+    cat(buf, n, len, "non-overloadable < ");
+    reason(m, 0, buf, n, len, depth + 1);
+    return;
+  case R_RULE1:
+  case R_RULE3:
+    cat(buf, n, len, "rule %d %s %s", m->why[what] == R_RULE1 ? 1 : 3,
+        m->why[what] == R_RULE1 ? "from subclass" : "via", via->name);
+    if (src->owner != via)
+      cat(buf, n, len, " inheriting (rule 2) %s.%s%s", src->owner->name,
+          src->name, src->desc);
+    else
+      cat(buf, n, len, ".%s%s", src->name, src->desc);
+    cat(buf, n, len, " < ");
+    reason(src, 0, buf, n, len, depth + 1);
+    return;
+  default: return;
+  }
+}
+
+char *cr_hier_reason(const cr_hmethod *m, int what, char *buf, size_t n) {
+  size_t len = 0;
+  if (!n) return buf;
+  buf[0] = '\0';
+  if (what < 0 || what > 1) return buf;
+  reason(m, what, buf, n, &len, 0);
+  return buf;
+}
+
+/* ------------------------------------------------------------ counts */
+
+void cr_hier_stats_get(const cr_hier *h, cr_hier_stats *s) {
+  memset(s, 0, sizeof *s);
+  s->missing = h->nmissing;
+  s->conflicts = h->nconflicts;
+  for (size_t i = 0; i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    s->classes++;
+    if (c->access & ACC_INTERFACE) s->interfaces++;
+    if (!c->complete) s->incomplete++;
+    if (!c->instrumented) {
+      s->library++;
+      continue;
+    }
+    s->instrumented++;
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      const cr_hmethod *m = &c->methods[k];
+      s->methods++;
+      if (m->flags & CR_HM_VIRTUAL) s->virt++;
+      if (m->access & ACC_NATIVE) s->natives++;
+      if (m->flags & CR_HM_NONWRAP) s->nonwrap++;
+      if (!(m->flags & CR_HM_NONOVL)) continue;
+      s->nonovl++;
+      if (m->access & ACC_NATIVE) s->nonovl_native++;
+      switch (m->why[0]) {
+      case R_SEED: s->by_seed++; break;
+      case R_RULE1: s->by_rule1++; break;
+      case R_RULE3: s->by_rule3++; break;
+      case R_NATIVE_NONWRAP: s->by_native_nonwrap++; break;
+      default: break;
+      }
+    }
+  }
+  for (size_t i = 0; i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    if (!c->instrumented) continue;
+    for (uint32_t k = 0; k < c->nmethods; k++)
+      if (c->methods[k].why[1] == R_IMPLIED) s->by_implied++;
+  }
+}
+
+void cr_hier_summary(const cr_hier *h, char *buf, size_t n) {
+  cr_hier_stats s;
+  cr_hier_stats_get(h, &s);
+  snprintf(buf, n,
+           "hierarchy: %zu classes (%zu instrumented, %zu library, %zu "
+           "interfaces, %zu with missing supertypes; %zu missing names); "
+           "instrumented methods: %zu (%zu virtual, %zu native); "
+           "non-overloadable %zu (seed %zu, native+non-wrappable %zu, "
+           "rule 1 %zu, rule 3 %zu; %zu native); non-wrappable %zu "
+           "(%zu because non-overloadable); summary conflicts %zu",
+           s.classes, s.instrumented, s.library, s.interfaces, s.incomplete,
+           s.missing, s.methods, s.virt, s.natives, s.nonovl, s.by_seed,
+           s.by_native_nonwrap, s.by_rule1, s.by_rule3, s.nonovl_native,
+           s.nonwrap, s.by_implied, s.conflicts);
+}
+
+/* ------------------------------------------------------------ report */
+
+static void esc(FILE *f, const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '&': fputs("&amp;", f); break;
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '"': fputs("&quot;", f); break;
+    default:
+      if (*p < 0x20) fprintf(f, "&#%u;", *p);
+      else fputc(*p, f);
+    }
+  }
+}
+
+int cr_hier_write_report(const cr_hier *h, FILE *f, cr_diag *d) {
+  char why[2048];
+  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<analysis>\n", f);
+  for (size_t i = 0; i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    if (!c->instrumented) continue;
+    fputs("  <class name=\"", f);
+    esc(f, c->name);
+    fputs("\" super=\"", f);
+    esc(f, c->super_name ? c->super_name : "");
+    fprintf(f, "\" interface=\"%d\">\n", c->access & ACC_INTERFACE ? 1 : 0);
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      const cr_hmethod *m = &c->methods[k];
+      int no = !!(m->flags & CR_HM_NONOVL), nw = !!(m->flags & CR_HM_NONWRAP);
+      fputs("    <method name=\"", f);
+      esc(f, m->name);
+      fputs("\" desc=\"", f);
+      esc(f, m->desc);
+      fprintf(f, "\" native=\"%d\" overloadable=\"%s\" wrappable=\"%s\"",
+              m->access & ACC_NATIVE ? 1 : 0, no ? "no" : "yes",
+              nw ? "no" : "yes");
+      if (no || nw) {
+        cr_hier_reason(m, no ? 0 : 1, why, sizeof why);
+        fputs(" reason=\"", f);
+        esc(f, why);
+        fputc('"', f);
+      }
+      fputs("/>\n", f);
+    }
+    fputs("  </class>\n", f);
+  }
+  fputs("</analysis>\n", f);
+  if (fflush(f) != 0 || ferror(f))
+    return cr_diag_set(d, CR_EIO, -1, "cannot write the analysis report");
+  return 0;
+}

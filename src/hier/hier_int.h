@@ -1,0 +1,117 @@
+/*
+** hier_int.h -- internals of the hierarchy database shared by hier.c
+** (building, linking, resolution), analyze.c (the analysis, reasons,
+** report) and hier_io.c (summary files).
+*/
+#ifndef CCCP_HIER_INT_H
+#define CCCP_HIER_INT_H
+
+#include <pthread.h>
+
+#include "cccp/hier.h"
+
+/*
+** An interned string. Names are compared by the address of 's'; the
+** symbol of a class name also points to the class.
+*/
+typedef struct hsym {
+  uint32_t hash, len;
+  cr_hclass *cls;               /* class of this name, or NULL */
+  uint32_t idx;                 /* scratch: string-table index on save */
+  uint8_t missing;              /* recorded as a missing supertype */
+  char s[];                     /* NUL-terminated */
+} hsym;
+
+#define SYM(str) ((hsym *)((str) - offsetof(hsym, s)))
+
+/* Reason kinds, per answer (index 0 overloadability, 1 wrappability). */
+enum {
+  R_NONE, R_SEED, R_LIBRARY, R_RULE1, R_RULE3, R_NATIVE_NONWRAP, R_IMPLIED
+};
+
+struct cr_hmethod {
+  cr_hclass *owner;
+  const char *name, *desc;      /* interned */
+  const char **annots;          /* interned annotation types */
+  uint32_t nannots;
+  uint16_t access;
+  uint32_t flags;               /* CR_HM_* */
+  uint8_t why[2];               /* R_* for non-overloadable, -wrappable */
+  uint8_t saved;                /* summary answers: bit 0 nonovl, bit 1
+                                   nonwrap, bit 7 present */
+  const char *seed[2];          /* R_SEED: the rule id (interned) */
+  const cr_hmethod *src[2];     /* R_RULE*: the method it came from */
+  const cr_hclass *via[2];      /* R_RULE*: the class it came through */
+};
+
+struct cr_hclass {
+  const char *name, *super_name;  /* interned; super NULL for Object */
+  const char **iface_names;
+  uint32_t nifaces;
+  uint16_t access;
+  uint8_t instrumented, from_summary;
+  uint8_t complete;             /* every supertype known (after link) */
+  uint8_t color;                /* link: DFS state */
+  uint64_t order;
+  cr_hclass *super;             /* linked; NULL if none or missing */
+  cr_hclass **ifaces;           /* linked; NULL entries where missing */
+  cr_hclass **all;              /* every superinterface, transitively, */
+  uint32_t nall;                /*   including those of superclasses */
+  cr_hclass **subs;             /* direct subclasses, subinterfaces and */
+  uint32_t nsubs;               /*   implementors, in name order */
+  cr_hmethod *methods;
+  uint32_t nmethods;
+  uint32_t stamp;               /* traversal mark (analysis) */
+};
+
+struct cr_hier {
+  cr_arena *a;
+  pthread_mutex_t mu;           /* guards adds (intern table, classes) */
+  hsym **syms;                  /* open addressing, power of two */
+  size_t nsyms, capsyms;
+  size_t nclasses;              /* distinct class names defined */
+  int linked, analyzed;
+  cr_hclass **sorted;           /* classes by name (after link) */
+  const cr_hmethod **mtab;      /* (owner, name, desc) hash (after link) */
+  size_t capm;
+  const char **missing, **missing_ref;
+  size_t nmissing;
+  const cr_hmethod **conflicts;
+  size_t nconflicts;
+  uint32_t stamp;
+  const char *s_object, *s_mh, *s_vh, *s_init;  /* frequent names */
+};
+
+const char *cr_hier__intern(cr_hier *h, const char *s, size_t n);
+/* Interned copy of 's' if one exists, else NULL (read-only). */
+const char *cr_hier__find(const cr_hier *h, const char *s);
+const cr_hmethod *cr_hier__declared(const cr_hier *h, const cr_hclass *c,
+                                    const char *name, const char *desc);
+const cr_hmethod *cr_hier__select(const cr_hier *h, const cr_hclass *c,
+                                  const char *name, const char *desc);
+int cr_hier__virtual(const cr_hmethod *m);
+
+/* Copy of a class being added, all strings interned (hier.c). */
+typedef struct cr_hier__mdef {
+  const char *name, *desc;
+  uint16_t access;
+  uint32_t nannots;
+  const char **annots;
+  uint8_t saved;
+} cr_hier__mdef;
+
+typedef struct cr_hier__cdef {
+  const char *name, *super_name;
+  uint32_t nifaces;
+  const char **ifaces;
+  uint16_t access;
+  int instrumented, from_summary;
+  uint64_t order;
+  uint32_t nmethods;
+  cr_hier__mdef *methods;
+} cr_hier__cdef;
+
+/* Insert 'def' (strings already interned); call with 'mu' held. */
+int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d);
+
+#endif

@@ -1,0 +1,720 @@
+/*
+** test_hier_rules.c -- the hierarchy database and the analysis on small
+** hierarchies compiled from tests/data/java/Hi*.java: each rule alone,
+** chains, diamonds, defaults, abstract and native methods, non-virtual
+** methods, the library boundary, missing supertypes, a cycle, the report,
+** summaries (round trip and corruption) and adding from two threads.
+*/
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <libxml/parser.h>
+
+#include "cccp/classfile.h"
+#include "cccp/hier.h"
+#include "cccp/io.h"
+#include "testutil.h"
+
+#define BASE_JMOD TU_JDK "/java.base.jmod"
+
+static const char SEEDS[] =
+    "<policy>\n"
+    "  <nonoverloadable class='hi/R1C' name='m' desc='()V' id='t-r1'/>\n"
+    "  <nonoverloadable class='hi/R2A' name='m' id='t-r2'/>\n"
+    "  <nonoverloadable class='hi/R3A' name='m' id='t-r3'/>\n"
+    "  <nonoverloadable class='hi/CB' name='m' id='t-chain'/>\n"
+    "  <nonoverloadable class='hi/DmC' name='m' id='t-diamond'/>\n"
+    "  <nonoverloadable class='hi/DfI' name='m' id='t-default'/>\n"
+    "  <nonoverloadable class='hi/NaB' name='m' id='t-abstract'/>\n"
+    "  <nonwrappable class='hi/NaB' name='n' native='1' id='t-native'/>\n"
+    "  <nonoverloadable class='hi/NvA' name='*' id='t-nonvirtual'/>\n"
+    "</policy>\n";
+
+/* java/lang/Object from JDK 17's java.base (bytes cached), or NULL. */
+static uint8_t *object_bytes(size_t *len) {
+  static uint8_t *b;
+  static size_t n;
+  static int tried;
+  if (!tried) {
+    tried = 1;
+    cr_diag d;
+    cr_diag_clear(&d);
+    cr_input *in;
+    if (cr_input_open(&in, BASE_JMOD, &d) == 0) {
+      for (size_t i = 0; i < cr_input_count(in); i++) {
+        cr_entry_info e;
+        cr_input_info(in, i, &e);
+        if (strcmp(e.name, "java/lang/Object.class") == 0) {
+          if (cr_input_read(in, i, &b, &n, &d)) b = NULL;
+          break;
+        }
+      }
+      cr_input_close(in);
+    }
+    if (!b) printf("test_hier_rules: %s missing: no java/lang/Object\n",
+                   BASE_JMOD);
+  }
+  *len = n;
+  return b;
+}
+
+static void add_bytes(cr_hier *h, const uint8_t *b, size_t n, int inst,
+                      uint64_t order, int patch_cycle) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_arena *a = cr_arena_new();
+  cr_class *c;
+  ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
+  if (patch_cycle && strcmp(cr_cf_this_name(c), "hi/CyB") == 0) {
+    /* point CyB's superclass at CyA (CyB.ref() holds a Class entry) */
+    for (uint32_t i = 1; i < cr_cp_count(c->cp); i++)
+      if (cr_cp_tag(c->cp, i) == CR_CP_CLASS &&
+          strcmp(cr_cp_class_name(c->cp, i), "hi/CyA") == 0)
+        c->super_class = (uint16_t)i;
+  }
+  ck_assert_int_eq(cr_hier_add_class(h, c, inst, order, &d), 0);
+  cr_arena_free(a);
+}
+
+/* Kinds of fixture classes: -1 leave out, 0 library, 1 instrumented. */
+static int kind_of(const char *simple) {
+  if (strcmp(simple, "MsMissing") == 0) return -1;
+  if (strcmp(simple, "LbBase") == 0 || strcmp(simple, "LbLibChild") == 0)
+    return 0;
+  return 1;
+}
+
+static tu_files hi_files(void) {
+  tu_files f;
+  char dir[4096];
+  const char *fx = tu_fixtures();
+  ck_assert_msg(fx != NULL, "CCCP_FIXTURES not set");
+  snprintf(dir, sizeof dir, "%s/hi", fx);
+  ck_assert_int_eq(tu_list_classes(&f, dir), 0);
+  ck_assert_uint_gt(f.n, 40);
+  return f;
+}
+
+static const char *simple_name(const char *path) {
+  static char s[256];
+  const char *b = strrchr(path, '/');
+  snprintf(s, sizeof s, "%s", b ? b + 1 : path);
+  char *dot = strstr(s, ".class");
+  if (dot) *dot = 0;
+  return s;
+}
+
+/* Build, link and analyse the fixtures with the built-in policy plus
+** SEEDS. 'cycle': patch the cycle in; then linking fails. */
+static cr_hier *build(int cycle, int *link_rc, cr_diag *ld) {
+  cr_hier *h;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  size_t on;
+  uint8_t *ob = object_bytes(&on);
+  if (ob) add_bytes(h, ob, on, 0, 0, 0);
+  tu_files f = hi_files();
+  for (size_t i = 0; i < f.n; i++) {
+    const char *s = simple_name(f.path[i]);
+    int k = kind_of(s);
+    if (k < 0) continue;
+    if (!cycle && (strcmp(s, "CyA") == 0 || strcmp(s, "CyB") == 0)) continue;
+    size_t n;
+    uint8_t *b = tu_slurp(f.path[i], &n);
+    ck_assert_ptr_nonnull(b);
+    add_bytes(h, b, n, k, i + 1, cycle);
+    free(b);
+  }
+  tu_files_free(&f);
+  cr_diag_clear(ld);
+  *link_rc = cr_hier_link(h, ld);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "seeds", &d),
+                   0);
+  ck_assert_int_eq(cr_hier_analyze(h, p, &d), 0);
+  cr_policy_free(p);
+  return h;
+}
+
+static const cr_hmethod *meth(cr_hier *h, const char *c, const char *n,
+                              const char *de) {
+  char cls[256];
+  snprintf(cls, sizeof cls, "hi/%s", c);
+  const cr_hmethod *m = cr_hier_method(h, cls, n, de);
+  ck_assert_msg(m != NULL, "%s.%s%s not found", cls, n, de);
+  return m;
+}
+
+static int ovl(cr_hier *h, const char *c, const char *n, const char *de) {
+  const cr_hmethod *m = meth(h, c, n, de);
+  /* the implication holds everywhere */
+  if (!cr_hmethod_overloadable(m)) ck_assert(!cr_hmethod_wrappable(m));
+  return cr_hmethod_overloadable(m);
+}
+
+static const char *why(cr_hier *h, const char *c, const char *n,
+                       const char *de) {
+  static char buf[1024];
+  return cr_hier_reason(meth(h, c, n, de), 0, buf, sizeof buf);
+}
+
+static int site(cr_hier *h, const char *c, const char *n, const char *de,
+                int kind) {
+  char cls[256];
+  snprintf(cls, sizeof cls, "hi/%s", c);
+  int fast = cr_hier_site(h, cls, n, de, kind, NULL);
+  int slow = cr_hier_site_exhaustive(h, cls, n, de, kind);
+  ck_assert_msg(fast == slow, "site %s.%s: rules %d, oracle %d", cls, n,
+                fast, slow);
+  return fast;
+}
+
+#define HAS(s, frag) ck_assert_msg(strstr((s), (frag)), "'%s' lacks '%s'", \
+                                   (s), (frag))
+
+START_TEST(test_hier_rules__rule1) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "R1C", "m", "()V"));
+  HAS(why(h, "R1C", "m", "()V"), "seed t-r1");
+  ck_assert(!ovl(h, "R1A", "m", "()V"));
+  HAS(why(h, "R1A", "m", "()V"), "rule 1 from subclass hi/R1C.m()V");
+  ck_assert(ovl(h, "R1A", "k", "()V"));
+  ck_assert(ovl(h, "R1E", "m", "()V"));
+  ck_assert(!site(h, "R1D", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(!site(h, "R1B", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(!site(h, "R1A", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "R1E", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "R1A", "k", "()V", CR_SITE_VIRTUAL));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__rule2) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "R2A", "m", "()V"));
+  ck_assert(ovl(h, "R2C", "m", "()V"));
+  ck_assert(!site(h, "R2B", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "R2C", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert_ptr_eq(cr_hier_select(h, "hi/R2B", "m", "()V"),
+                   meth(h, "R2A", "m", "()V"));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__rule3) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "R3I", "m", "()V"));
+  HAS(why(h, "R3I", "m", "()V"),
+      "rule 3 via hi/R3B inheriting (rule 2) hi/R3A.m()V < seed t-r3");
+  ck_assert(ovl(h, "R3J", "m", "()V"));
+  ck_assert(ovl(h, "R3C", "m", "()V"));
+  ck_assert(!site(h, "R3I", "m", "()V", CR_SITE_INTERFACE));
+  ck_assert(site(h, "R3J", "m", "()V", CR_SITE_INTERFACE));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__chain) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "CB", "m", "()V"));
+  ck_assert(!ovl(h, "CA", "m", "()V"));
+  ck_assert(!ovl(h, "CI", "m", "()V"));
+  HAS(why(h, "CI", "m", "()V"), "seed t-chain");
+  ck_assert(ovl(h, "CC", "m", "()V"));
+  ck_assert(ovl(h, "CJ", "m", "()V"));
+  ck_assert(ovl(h, "CG", "m", "()V"));
+  ck_assert(!site(h, "CF", "m", "()V", CR_SITE_VIRTUAL)); /* -> CI.m */
+  ck_assert(site(h, "CG", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "CD", "m", "()V", CR_SITE_VIRTUAL));  /* -> CC.m */
+  ck_assert(site(h, "CJ", "m", "()V", CR_SITE_INTERFACE));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__diamond_default) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "DmC", "m", "()V"));
+  ck_assert(!ovl(h, "DmTop", "m", "()V"));
+  ck_assert(!ovl(h, "DmR", "m", "()V"));
+  ck_assert(!site(h, "DmL", "m", "()V", CR_SITE_INTERFACE));
+  /* defaults */
+  ck_assert(!ovl(h, "DfI", "m", "()V"));
+  ck_assert(!ovl(h, "DfTop", "m", "()V"));
+  ck_assert(ovl(h, "DfD", "m", "()V"));
+  ck_assert(ovl(h, "DfOther", "m", "()V"));
+  ck_assert_ptr_eq(cr_hier_select(h, "hi/DfQ", "m", "()V"),
+                   meth(h, "DfI", "m", "()V"));
+  /* only an abstract one is maximally specific: that one (rule 1 slot) */
+  ck_assert_ptr_eq(cr_hier_select(h, "hi/DfP", "m", "()V"),
+                   meth(h, "DfTop", "m", "()V"));
+  ck_assert(!site(h, "DfQ", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(!site(h, "DfP", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "DfD", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "DfE", "m", "()V", CR_SITE_VIRTUAL));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__abstract_native) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "NaB", "m", "()V"));
+  ck_assert(!ovl(h, "NaA", "m", "()V"));          /* abstract */
+  ck_assert(!ovl(h, "NaB", "n", "()V"));
+  HAS(why(h, "NaB", "n", "()V"), "native and non-wrappable < seed t-native");
+  ck_assert(!ovl(h, "NaA", "n", "()V"));          /* native, rule 1 */
+  HAS(why(h, "NaA", "n", "()V"), "rule 1 from subclass hi/NaB.n()V");
+  ck_assert(ovl(h, "NaD", "m", "()V"));
+  ck_assert(ovl(h, "NaD", "n", "()V"));
+  ck_assert(!site(h, "NaC", "n", "()V", CR_SITE_VIRTUAL));
+  /* an inherited native, nothing seeded: B2N twin */
+  ck_assert(ovl(h, "NiA", "q", "()V"));
+  ck_assert(cr_hmethod_wrappable(meth(h, "NiA", "q", "()V")));
+  ck_assert(site(h, "NiB", "q", "()V", CR_SITE_VIRTUAL));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__nonvirtual) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(!ovl(h, "NvA", "<init>", "()V"));
+  ck_assert(!ovl(h, "NvA", "<init>", "(I)V"));
+  ck_assert(!ovl(h, "NvA", "s", "()V"));
+  ck_assert(!ovl(h, "NvA", "p", "()V"));
+  ck_assert(!ovl(h, "NvA", "v", "()V"));
+  ck_assert(ovl(h, "NvB", "s", "()V"));
+  ck_assert(ovl(h, "NvB", "p", "()V"));
+  ck_assert(ovl(h, "NvB", "v", "()V"));             /* overrides: own */
+  ck_assert(ovl(h, "NvB", "<init>", "()V"));
+  ck_assert(!site(h, "NvA", "s", "()V", CR_SITE_STATIC));
+  ck_assert(site(h, "NvB", "s", "()V", CR_SITE_STATIC));
+  ck_assert(!site(h, "NvA", "<init>", "(I)V", CR_SITE_SPECIAL));
+  ck_assert(site(h, "NvB", "<init>", "()V", CR_SITE_SPECIAL));
+  /* clinit-free classes; Object methods reach every class */
+  ck_assert(!site(h, "NvB", "toString", "()Ljava/lang/String;",
+                  CR_SITE_VIRTUAL));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__library) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert(ovl(h, "LbSub", "m", "()V"));
+  ck_assert(!ovl(h, "LbBase", "m", "()V"));
+  HAS(why(h, "LbBase", "m", "()V"), "library class");
+  ck_assert(cr_hmethod_flags(meth(h, "LbBase", "k", "()V")) & CR_HM_LIBRARY);
+  ck_assert(!site(h, "LbSub", "k", "()V", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "LbSub", "m", "()V", CR_SITE_VIRTUAL));
+  ck_assert(!ovl(h, "LbInst", "m", "()V"));
+  HAS(why(h, "LbInst", "m", "()V"),
+      "rule 1 from subclass hi/LbLibChild.m()V < library class");
+  ck_assert(ovl(h, "LbInst", "k", "()V"));
+  ck_assert(!cr_hclass_instrumented(cr_hier_class(h, "hi/LbBase")));
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__missing) {
+  int rc;
+  cr_diag ld;
+  size_t on;
+  cr_hier *h = build(0, &rc, &ld);
+  ck_assert_int_eq(rc, 0);
+  size_t want = object_bytes(&on) ? 1 : 2;   /* + java/lang/Object */
+  ck_assert_uint_eq(cr_hier_missing_count(h), want);
+  int found = 0;
+  for (size_t i = 0; i < want; i++) {
+    const char *ref, *n = cr_hier_missing(h, i, &ref);
+    if (strcmp(n, "hi/MsMissing") == 0) {
+      found = 1;
+      ck_assert_str_eq(ref, "hi/MsA");       /* first referrer by name */
+    }
+  }
+  ck_assert(found);
+  ck_assert(!cr_hclass_complete(cr_hier_class(h, "hi/MsA")));
+  ck_assert(ovl(h, "MsA", "m", "()V"));
+  ck_assert(site(h, "MsA", "m", "()V", CR_SITE_VIRTUAL));
+  int unk = 0;
+  ck_assert_ptr_null(cr_hier_resolve(h, "hi/MsA", "k", "()V", &unk));
+  ck_assert_int_eq(unk, 1);
+  ck_assert(!site(h, "MsA", "k", "()V", CR_SITE_VIRTUAL));     /* unknown */
+  ck_assert(!site(h, "MsA", "hashCode", "()I", CR_SITE_VIRTUAL));
+  ck_assert(site(h, "MsB", "i", "()V", CR_SITE_VIRTUAL));
+  ck_assert(!site(h, "Nope", "i", "()V", CR_SITE_VIRTUAL));
+  cr_typeinfo ti = cr_hier_typeinfo(h);
+  const char *sup;
+  int itf;
+  ck_assert_int_eq(ti.lookup(ti.ctx, "hi/MsA", &sup, &itf), 0);
+  ck_assert_str_eq(sup, "hi/MsMissing");
+  ck_assert_int_eq(itf, 0);
+  ck_assert_int_eq(ti.lookup(ti.ctx, "hi/MsI", &sup, &itf), 0);
+  ck_assert_str_eq(sup, "java/lang/Object");
+  ck_assert_int_eq(itf, 1);
+  ck_assert_int_eq(ti.lookup(ti.ctx, "hi/MsMissing", &sup, &itf),
+                   CR_ENOTFOUND);
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__cycle) {
+  int rc;
+  cr_diag ld;
+  cr_hier *h = build(1, &rc, &ld);
+  ck_assert_int_eq(rc, CR_EFORMAT);
+  HAS(ld.msg, "cyclic class hierarchy");
+  HAS(ld.msg, "hi/CyA");
+  HAS(ld.msg, "hi/CyB");
+  /* the cut hierarchy still answers, and nothing hangs */
+  int unk = 0;
+  cr_hier_resolve(h, "hi/CyA", "ref", "()Ljava/lang/Object;", &unk);
+  cr_hier_site(h, "hi/CyA", "nothing", "()V", CR_SITE_VIRTUAL, NULL);
+  cr_hier_site_exhaustive(h, "hi/CyB", "ref", "()Ljava/lang/Object;",
+                          CR_SITE_VIRTUAL);
+  ck_assert(!cr_hclass_complete(cr_hier_class(h, "hi/CyA")) ||
+            !cr_hclass_complete(cr_hier_class(h, "hi/CyB")));
+  cr_hier_free(h);
+}
+END_TEST
+
+/* A two-class cycle built entirely by hand: A extends B, B extends A. */
+START_TEST(test_hier_rules__cycle_selfmade) {
+  cr_hier *h;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  /* #1 Class #2 "A", #3 Class #4 "B" */
+  static const uint8_t pa[] = {7, 0, 2, 1, 0, 1, 'A', 7, 0, 4, 1, 0, 1, 'B'};
+  static const uint8_t body_a[] = {0, 0x21, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0,
+                                   0, 0};
+  static const uint8_t body_b[] = {0, 0x21, 0, 3, 0, 1, 0, 0, 0, 0, 0, 0,
+                                   0, 0};
+  uint8_t buf[256];
+  size_t n = tu_class(buf, sizeof buf, 52, 5, pa, sizeof pa, body_a,
+                      sizeof body_a);
+  add_bytes(h, buf, n, 1, 1, 0);
+  n = tu_class(buf, sizeof buf, 52, 5, pa, sizeof pa, body_b, sizeof body_b);
+  add_bytes(h, buf, n, 1, 2, 0);
+  ck_assert_int_eq(cr_hier_link(h, &d), CR_EFORMAT);
+  HAS(d.msg, "A -> B -> A");
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_analyze(h, NULL, &d), 0);
+  cr_hier_free(h);
+}
+END_TEST
+
+START_TEST(test_hier_rules__report) {
+  int rc;
+  cr_diag ld, d;
+  cr_diag_clear(&d);
+  cr_hier *h = build(0, &rc, &ld);
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  ck_assert_int_eq(cr_hier_write_report(h, f, &d), 0);
+  fclose(f);
+  HAS(out, "<class name=\"hi/R3I\" super=\"java/lang/Object\" "
+           "interface=\"1\">");
+  HAS(out, "<method name=\"m\" desc=\"()V\" native=\"0\" "
+           "overloadable=\"no\" wrappable=\"no\" reason=\"rule 3 via");
+  HAS(out, "<method name=\"q\" desc=\"()V\" native=\"1\" "
+           "overloadable=\"yes\" wrappable=\"yes\"/>");
+  ck_assert(!strstr(out, "<class name=\"hi/LbBase\""));      /* library: not reported */
+  xmlDocPtr doc = xmlReadMemory(out, (int)len, "report", NULL, XML_PARSE_NONET);
+  ck_assert_ptr_nonnull(doc);
+  xmlFreeDoc(doc);
+  free(out);
+  char s[1024];
+  cr_hier_summary(h, s, sizeof s);
+  HAS(s, "non-overloadable");
+  cr_hier_free(h);
+}
+END_TEST
+
+/* Every method's answers in a canonical string, for comparisons. */
+static char *answers(cr_hier *h, const char *const *classes, size_t n) {
+  cr_buf b;
+  cr_buf_init(&b);
+  for (size_t i = 0; i < n; i++) {
+    const cr_hclass *c = cr_hier_class(h, classes[i]);
+    ck_assert_ptr_nonnull(c);
+    for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
+      const cr_hmethod *m = cr_hclass_method_at(c, k);
+      char line[1024];
+      snprintf(line, sizeof line, "%s.%s%s %u\n", classes[i],
+               cr_hmethod_name(m), cr_hmethod_desc(m), cr_hmethod_flags(m));
+      cr_buf_puts(&b, line);
+    }
+  }
+  cr_buf_u1(&b, 0);
+  return (char *)b.data;
+}
+
+static const char *const SOME[] = {
+  "hi/R1A", "hi/R1C", "hi/R3I", "hi/CI", "hi/CA", "hi/DfTop", "hi/DfI",
+  "hi/NaA", "hi/NaB", "hi/NvA", "hi/LbInst", "hi/LbBase", "hi/MsA"};
+
+static char tmpdir[64];
+
+static void mktmp(void) {
+  strcpy(tmpdir, "/tmp/cccp-hier-XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void rmtmp(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
+}
+
+static cr_hier *from_summary(const char *path, int *rc_load, cr_diag *d) {
+  cr_hier *h;
+  ck_assert_int_eq(cr_hier_new(&h, d), 0);
+  *rc_load = cr_hier_load(h, path, d);
+  return h;
+}
+
+START_TEST(test_hier_rules__summary_roundtrip) {
+  mktmp();
+  int rc;
+  cr_diag ld, d;
+  cr_diag_clear(&d);
+  cr_hier *h = build(0, &rc, &ld);
+  char path[128];
+  snprintf(path, sizeof path, "%s/hi.sum", tmpdir);
+  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
+  char *a = answers(h, SOME, sizeof SOME / sizeof SOME[0]);
+  cr_hier *g = from_summary(path, &rc, &d);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_int_eq(cr_hier_link(g, &d), 0);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "s", &d), 0);
+  ck_assert_int_eq(cr_hier_analyze(g, p, &d), 0);
+  char *b = answers(g, SOME, sizeof SOME / sizeof SOME[0]);
+  ck_assert_str_eq(a, b);
+  ck_assert_uint_eq(cr_hier_conflict_count(g), 0);
+  char r1[512], r2[512];
+  ck_assert_str_eq(
+      cr_hier_reason(cr_hier_method(h, "hi/R3I", "m", "()V"), 0, r1, 512),
+      cr_hier_reason(cr_hier_method(g, "hi/R3I", "m", "()V"), 0, r2, 512));
+  /* analysed with the built-in policy only: the seeds' effects conflict */
+  ck_assert_int_eq(cr_hier_analyze(g, NULL, &d), 0);
+  ck_assert_uint_gt(cr_hier_conflict_count(g), 5);
+  free(a);
+  free(b);
+  cr_policy_free(p);
+  cr_hier_free(g);
+  cr_hier_free(h);
+  rmtmp();
+}
+END_TEST
+
+START_TEST(test_hier_rules__summary_corrupt) {
+  mktmp();
+  int rc;
+  cr_diag ld, d;
+  cr_diag_clear(&d);
+  cr_hier *h = build(0, &rc, &ld);
+  char path[128], bad[128];
+  snprintf(path, sizeof path, "%s/hi.sum", tmpdir);
+  snprintf(bad, sizeof bad, "%s/bad.sum", tmpdir);
+  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
+  cr_hier_free(h);
+  size_t n;
+  uint8_t *b = tu_slurp(path, &n);
+  ck_assert_ptr_nonnull(b);
+  /* every truncation */
+  size_t step = n > 4000 ? n / 2000 : 1;
+  for (size_t k = 0; k < n; k += step) {
+    FILE *f = fopen(bad, "wb");
+    fwrite(b, 1, k, f);
+    fclose(f);
+    cr_diag_clear(&d);
+    cr_hier *g = from_summary(bad, &rc, &d);
+    ck_assert_int_ne(rc, 0);
+    ck_assert(d.msg[0]);
+    cr_hier_free(g);
+  }
+  /* flipped bytes: the header checks and the CRC catch them all */
+  for (size_t k = 0; k < n; k += step) {
+    b[k] ^= 0x5a;
+    FILE *f = fopen(bad, "wb");
+    fwrite(b, 1, n, f);
+    fclose(f);
+    b[k] ^= 0x5a;
+    cr_diag_clear(&d);
+    cr_hier *g = from_summary(bad, &rc, &d);
+    ck_assert_int_ne(rc, 0);
+    cr_hier_free(g);
+  }
+  /* a structural defect behind a valid CRC: huge string count */
+  b[24] = 0x7f;
+  uint32_t crc = (uint32_t)crc32(crc32(0, Z_NULL, 0), b + 24, (uInt)(n - 24));
+  b[12] = (uint8_t)(crc >> 24);
+  b[13] = (uint8_t)(crc >> 16);
+  b[14] = (uint8_t)(crc >> 8);
+  b[15] = (uint8_t)crc;
+  FILE *f = fopen(bad, "wb");
+  fwrite(b, 1, n, f);
+  fclose(f);
+  cr_diag_clear(&d);
+  cr_hier *g = from_summary(bad, &rc, &d);
+  ck_assert_int_eq(rc, CR_EFORMAT);
+  HAS(d.msg, "corrupt summary");
+  ck_assert_ptr_null(cr_hier_class(g, "hi/R1A"));   /* nothing added */
+  cr_hier_free(g);
+  /* not a summary at all */
+  cr_diag_clear(&d);
+  g = from_summary("/etc/hostname", &rc, &d);
+  ck_assert_int_eq(rc, CR_EFORMAT);
+  cr_hier_free(g);
+  free(b);
+  rmtmp();
+}
+END_TEST
+
+/* Two threads adding the fixtures alternately give the same answers. */
+typedef struct job { cr_hier *h; tu_files *f; int part; } job;
+
+static void *adder(void *arg) {
+  job *j = arg;
+  for (size_t i = (size_t)j->part; i < j->f->n; i += 2) {
+    const char *s = simple_name(j->f->path[i]);
+    int k = kind_of(s);
+    if (k < 0 || strcmp(s, "CyA") == 0 || strcmp(s, "CyB") == 0) continue;
+    size_t n;
+    uint8_t *b = tu_slurp(j->f->path[i], &n);
+    cr_diag d;
+    cr_diag_clear(&d);
+    cr_arena *a = cr_arena_new();
+    cr_class *c;
+    if (cr_cf_parse(&c, a, b, n, &d) == 0)
+      cr_hier_add_class(j->h, c, k, i + 1, &d);
+    cr_arena_free(a);
+    free(b);
+  }
+  return NULL;
+}
+
+START_TEST(test_hier_rules__threads) {
+  int rc;
+  cr_diag ld, d;
+  cr_diag_clear(&d);
+  cr_hier *h1 = build(0, &rc, &ld);
+  char *a = answers(h1, SOME, sizeof SOME / sizeof SOME[0]);
+  cr_hier_free(h1);
+  cr_hier *h;
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  size_t on;
+  uint8_t *ob = object_bytes(&on);
+  if (ob) add_bytes(h, ob, on, 0, 0, 0);
+  tu_files f = hi_files();
+  job j0 = {h, &f, 0}, j1 = {h, &f, 1};
+  pthread_t t0, t1;
+  pthread_create(&t0, NULL, adder, &j0);
+  pthread_create(&t1, NULL, adder, &j1);
+  pthread_join(t0, NULL);
+  pthread_join(t1, NULL);
+  tu_files_free(&f);
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "s", &d), 0);
+  ck_assert_int_eq(cr_hier_analyze(h, p, &d), 0);
+  char *b = answers(h, SOME, sizeof SOME / sizeof SOME[0]);
+  ck_assert_str_eq(a, b);
+  /* adding after linking is refused */
+  {
+    char p1[4096];
+    snprintf(p1, sizeof p1, "%s/hi/R1A.class", tu_fixtures());
+    size_t n;
+    uint8_t *bb = tu_slurp(p1, &n);
+    cr_arena *ar = cr_arena_new();
+    cr_class *c;
+    ck_assert_int_eq(cr_cf_parse(&c, ar, bb, n, &d), 0);
+    ck_assert_int_eq(cr_hier_add_class(h, c, 1, 0, &d), CR_EUSAGE);
+    cr_arena_free(ar);
+    free(bb);
+  }
+  free(a);
+  free(b);
+  cr_policy_free(p);
+  cr_hier_free(h);
+}
+END_TEST
+
+/* Duplicate definitions: instrumented beats library, then lower order. */
+START_TEST(test_hier_rules__duplicates) {
+  cr_hier *h;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  const char *fx = tu_fixtures();
+  char p1[4096];
+  snprintf(p1, sizeof p1, "%s/hi/R1A.class", fx);
+  size_t n;
+  uint8_t *b = tu_slurp(p1, &n);
+  ck_assert_ptr_nonnull(b);
+  add_bytes(h, b, n, 0, 1, 0);
+  add_bytes(h, b, n, 1, 9, 0);
+  add_bytes(h, b, n, 0, 0, 0);
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  ck_assert(cr_hclass_instrumented(cr_hier_class(h, "hi/R1A")));
+  free(b);
+  cr_hier_free(h);
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("hier");
+  TCase *tc = tcase_create("rules");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_hier_rules__rule1);
+  tcase_add_test(tc, test_hier_rules__rule2);
+  tcase_add_test(tc, test_hier_rules__rule3);
+  tcase_add_test(tc, test_hier_rules__chain);
+  tcase_add_test(tc, test_hier_rules__diamond_default);
+  tcase_add_test(tc, test_hier_rules__abstract_native);
+  tcase_add_test(tc, test_hier_rules__nonvirtual);
+  tcase_add_test(tc, test_hier_rules__library);
+  tcase_add_test(tc, test_hier_rules__missing);
+  tcase_add_test(tc, test_hier_rules__cycle);
+  tcase_add_test(tc, test_hier_rules__cycle_selfmade);
+  tcase_add_test(tc, test_hier_rules__report);
+  tcase_add_test(tc, test_hier_rules__summary_roundtrip);
+  tcase_add_test(tc, test_hier_rules__summary_corrupt);
+  tcase_add_test(tc, test_hier_rules__threads);
+  tcase_add_test(tc, test_hier_rules__duplicates);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,264 @@
+/*
+** test_policy_xml.c -- policies: wildcards, the built-in rules, policy
+** files (good, malformed, unknown element or attribute, DTDs refused),
+** all-or-nothing loading, print -> load round trip.
+*/
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cccp/policy.h"
+
+static cr_pol_method M(const char *c, const char *n, const char *d,
+                       uint16_t acc) {
+  cr_pol_method m = {c, n, d, acc, 0, NULL};
+  return m;
+}
+
+START_TEST(test_policy_xml__glob) {
+  ck_assert(cr_policy_glob("*", ""));
+  ck_assert(cr_policy_glob("*", "java/lang/Object"));
+  ck_assert(cr_policy_glob("java/lang/*", "java/lang/Object"));
+  ck_assert(!cr_policy_glob("java/lang/*", "java/util/List"));
+  ck_assert(cr_policy_glob("doPrivileged*", "doPrivileged"));
+  ck_assert(cr_policy_glob("*Object*", "java/lang/Object;"));
+  ck_assert(cr_policy_glob("a*b*c", "aXXbYYbc"));
+  ck_assert(!cr_policy_glob("a*b*c", "aXXbYYb"));
+  ck_assert(cr_policy_glob("(*)V", "(ILjava/lang/String;)V"));
+  ck_assert(!cr_policy_glob("(*)V", "(I)I"));
+  ck_assert(cr_policy_glob("", ""));
+  ck_assert(!cr_policy_glob("", "x"));
+  ck_assert(cr_policy_glob("**a", "a"));
+}
+END_TEST
+
+START_TEST(test_policy_xml__builtin) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_uint_ge(cr_policy_count(p), 20);
+  cr_pol_method m = M("java/lang/Object", "toString", "()Ljava/lang/String;",
+                      0x1);
+  int r = cr_policy_match(p, CR_POL_NONOVL, &m);
+  ck_assert_int_ge(r, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)r)->id, "object-virtual");
+  m = M("java/lang/Object", "registerNatives", "()V", 0x10a); /* static */
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
+  m = M("java/lang/Object", "<init>", "()V", 0x1);
+  r = cr_policy_match(p, CR_POL_NONOVL, &m);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)r)->id, "object-init");
+  const char *cs = "Ljdk/internal/reflect/CallerSensitive;";
+  m = M("java/lang/Class", "forName",
+        "(Ljava/lang/String;)Ljava/lang/Class;", 0x9);
+  m.nannots = 1;
+  m.annots = &cs;
+  r = cr_policy_match(p, CR_POL_NONWRAP, &m);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)r)->id, "caller-sensitive");
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
+  /* JVMS 2.9.3 shape without the annotation */
+  m = M("java/lang/invoke/VarHandle", "get", "([Ljava/lang/Object;)"
+        "Ljava/lang/Object;", 0x1 | 0x80 | 0x100 | 0x10);
+  r = cr_policy_match(p, CR_POL_NONOVL, &m);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)r)->id,
+                   "signature-polymorphic-shape");
+  m = M("java/lang/SecurityManager", "getClassContext",
+        "()[Ljava/lang/Class;", 0x104);
+  ck_assert_int_ge(cr_policy_match(p, CR_POL_NONWRAP, &m), 0);
+  m = M("java/lang/SecurityManager", "checkPermission",
+        "(Ljava/security/Permission;)V", 0x1);
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONWRAP, &m), 0);
+  for (size_t i = 0; i < cr_policy_count(p); i++) {
+    const cr_pol_rule *rr = cr_policy_rule(p, i);
+    ck_assert_msg(strstr(cr_policy_doc, rr->id), "doc lacks %s", rr->id);
+    ck_assert_ptr_nonnull(rr->why);
+  }
+  cr_policy_free(p);
+}
+END_TEST
+
+static const char GOOD[] =
+    "<?xml version='1.0'?>\n"
+    "<!-- a user policy -->\n"
+    "<policy version='1'>\n"
+    "  <nonoverloadable class='com/acme/*' name='get*' desc='(*)V'\n"
+    "                   why='acme walks its stack' id='acme'/>\n"
+    "  <nonwrappable class='*' annotation='Lcom/acme/Walker;' native='0'/>\n"
+    "  <overloadable class='java/lang/Object' name='hashCode'/>\n"
+    "  <wrappable class='java/lang/Class' name='forName' virtual='0'/>\n"
+    "</policy>\n";
+
+static char tmp[64];
+
+START_TEST(test_policy_xml__good_file) {
+  strcpy(tmp, "/tmp/cccp-policy-XXXXXX");
+  int fd = mkstemp(tmp);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, GOOD, strlen(GOOD)), (ssize_t)strlen(GOOD));
+  close(fd);
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
+  ck_assert_int_eq(cr_policy_load(p, tmp, &d), 0);
+  unlink(tmp);
+  ck_assert_uint_eq(cr_policy_count(p), 4);
+  const cr_pol_rule *r = cr_policy_rule(p, 0);
+  ck_assert_int_eq(r->kind, CR_POL_NONOVL);
+  ck_assert_str_eq(r->id, "acme");
+  ck_assert_str_eq(r->why, "acme walks its stack");
+  ck_assert_msg(strstr(r->origin, tmp), "origin %s", r->origin);
+  cr_pol_method m = M("com/acme/Foo", "getBar", "(I)V", 1);
+  ck_assert_int_eq(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
+  m = M("com/acme/Foo", "getBar", "(I)I", 1);
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
+  m = M("com/acme/sub/Foo", "setBar", "(I)V", 1);
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
+  const char *an = "Lcom/acme/Walker;";
+  m = M("x/Y", "z", "()V", 1);
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONWRAP, &m), 0);
+  m.nannots = 1;
+  m.annots = &an;
+  ck_assert_int_eq(cr_policy_match(p, CR_POL_NONWRAP, &m), 1);
+  m.access = 0x101;                                 /* native: excluded */
+  ck_assert_int_lt(cr_policy_match(p, CR_POL_NONWRAP, &m), 0);
+  m = M("java/lang/Object", "hashCode", "()I", 0x101);
+  ck_assert_int_eq(cr_policy_match(p, CR_POL_OVL, &m), 2);
+  m = M("java/lang/Class", "forName", "(Ljava/lang/String;)"
+        "Ljava/lang/Class;", 0x9);
+  ck_assert_int_eq(cr_policy_match(p, CR_POL_WRAP, &m), 3);
+  cr_policy_free(p);
+}
+END_TEST
+
+/* Load 'xml' into a policy holding one rule; expect failure 'code' with
+** 'frag' in the message and the policy unchanged. */
+static void bad(const char *xml, int code, const char *frag) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(
+                       p, "<policy><nonwrappable name='x'/></policy>", 41,
+                       "ok", &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, xml, strlen(xml), "bad.xml", &d),
+                   code);
+  ck_assert_msg(strstr(d.msg, frag), "'%s' lacks '%s'", d.msg, frag);
+  ck_assert_uint_eq(cr_policy_count(p), 1);
+  cr_policy_free(p);
+}
+
+START_TEST(test_policy_xml__bad_files) {
+  bad("<policy><nonoverloadable class='a'></policy>", CR_EFORMAT,
+      "bad.xml:1: malformed XML");
+  bad("<policy>\n<nonoverloadable/>\n<frobnicate class='x'/></policy>",
+      CR_EFORMAT, "bad.xml:3: unknown element <frobnicate>");
+  bad("<policy><nonwrappable klass='x'/></policy>", CR_EFORMAT,
+      "unknown attribute 'klass'");
+  bad("<policy><nonwrappable native='yes'/></policy>", CR_EFORMAT,
+      "native=\"yes\" must be 0 or 1");
+  bad("<rules/>", CR_EFORMAT, "root element must be <policy>");
+  bad("<policy>text</policy>", CR_EFORMAT, "text is not allowed");
+  bad("<policy><wrappable><x/></wrappable></policy>", CR_EFORMAT,
+      "must be empty");
+  bad("<policy version='2'/>", CR_EUNSUPPORTED, "version");
+  bad("<policy owner='me'/>", CR_EFORMAT, "unknown attribute 'owner'");
+  bad("<?xml version='1.0'?><!DOCTYPE policy [<!ENTITY x SYSTEM "
+      "'file:///etc/passwd'>]><policy><nonwrappable name='&x;'/></policy>",
+      CR_EFORMAT, "DOCTYPE is not allowed");
+  bad("", CR_EFORMAT, "malformed XML");
+  /* a partly good file adds nothing */
+  bad("<policy><nonwrappable name='a'/><nonwrappable name='b'/>"
+      "<oops/></policy>", CR_EFORMAT, "unknown element <oops>");
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
+  ck_assert_int_eq(cr_policy_load(p, "/nonexistent/policy.xml", &d),
+                   CR_ENOTFOUND);
+  cr_policy_free(p);
+}
+END_TEST
+
+START_TEST(test_policy_xml__print_roundtrip) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p, *q;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, GOOD, strlen(GOOD), "g", &d), 0);
+  char *a = NULL, *b = NULL;
+  size_t na = 0, nb = 0;
+  FILE *f = open_memstream(&a, &na);
+  ck_assert_int_eq(cr_policy_print(p, f), 0);
+  fclose(f);
+  ck_assert(strstr(a, "<nonoverloadable class=\"java/lang/Object\" "
+                      "name=\"*\" desc=\"*\" virtual=\"1\" "
+                      "id=\"object-virtual\""));
+  ck_assert_int_eq(cr_policy_new(&q, 0, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(q, a, na, "printed", &d), 0);
+  ck_assert_uint_eq(cr_policy_count(q), cr_policy_count(p));
+  for (size_t i = 0; i < cr_policy_count(p); i++) {
+    const cr_pol_rule *x = cr_policy_rule(p, i), *y = cr_policy_rule(q, i);
+    ck_assert_int_eq(x->kind, y->kind);
+    ck_assert_str_eq(x->cls, y->cls);
+    ck_assert_str_eq(x->name, y->name);
+    ck_assert_str_eq(x->desc, y->desc);
+    ck_assert_str_eq(x->id, y->id);
+    ck_assert_int_eq(x->native, y->native);
+    ck_assert_int_eq(x->virt, y->virt);
+    ck_assert_int_eq(x->sigpoly, y->sigpoly);
+  }
+  f = open_memstream(&b, &nb);
+  ck_assert_int_eq(cr_policy_print(q, f), 0);
+  fclose(f);
+  /* only the origin comments differ */
+  ck_assert_uint_gt(nb, 1000);
+  free(a);
+  free(b);
+  cr_policy_free(p);
+  cr_policy_free(q);
+}
+END_TEST
+
+START_TEST(test_policy_xml__api_errors) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
+  cr_pol_rule r = {CR_POL__COUNT, 0, 0, 0, 0, -1, -1, -1, 0, 0, 0};
+  ck_assert_int_eq(cr_policy_add(p, &r, &d), CR_EUSAGE);
+  r.kind = CR_POL_NONOVL;
+  r.native = 3;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_policy_add(p, &r, &d), CR_EUSAGE);
+  r.native = -1;
+  ck_assert_int_eq(cr_policy_add(p, &r, &d), 0);     /* all "*" */
+  cr_pol_method m = M("a", "b", "()V", 0);
+  ck_assert_int_eq(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
+  ck_assert_int_lt(cr_policy_match(NULL, CR_POL_NONOVL, &m), 0);
+  cr_policy_free(p);
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("policy");
+  TCase *tc = tcase_create("xml");
+  tcase_add_test(tc, test_policy_xml__glob);
+  tcase_add_test(tc, test_policy_xml__builtin);
+  tcase_add_test(tc, test_policy_xml__good_file);
+  tcase_add_test(tc, test_policy_xml__bad_files);
+  tcase_add_test(tc, test_policy_xml__print_roundtrip);
+  tcase_add_test(tc, test_policy_xml__api_errors);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
