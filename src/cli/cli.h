@@ -6,6 +6,7 @@
 #define CCCP_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "cccp/classfile.h"
@@ -23,7 +24,8 @@ enum {
 typedef enum cli_mode {
   MODE_NONE,
   MODE_IDENTITY,        /* parse and write back every class */
-  MODE_COPY             /* copy every entry without parsing */
+  MODE_COPY,            /* copy every entry without parsing */
+  MODE_ANALYZE          /* hierarchy and overloadability analysis only */
 } cli_mode;
 
 typedef struct cli_opts {
@@ -36,6 +38,15 @@ typedef struct cli_opts {
   uint64_t max_entry;   /* --max-entry-size */
   int level;            /* -l: deflate level 0..9 */
   int progress;         /* draw a progress bar */
+  const char **classpath;   /* --classpath entries (library classes) */
+  size_t nclasspath;
+  const char **policies;    /* --policy files */
+  size_t npolicies;
+  const char **summaries;   /* --summary files */
+  size_t nsummaries;
+  const char *report;       /* --report FILE.xml */
+  const char *emit_summary; /* --emit-summary FILE */
+  int print_policy;         /* --print-policy */
 } cli_opts;
 
 /* One entry to process: input 'in', entry index 'idx', output unit. */
@@ -80,10 +91,41 @@ int cli_run(const cli_opts *o, const cli_plan *p, cli_stats *st,
 ** thread-safe). The class model lives only for the call. Stops at the
 ** first error, which lands in 'd' naming file and entry.
 */
-typedef int (*cli_scan_fn)(void *ctx, const cr_class *c,
+typedef int (*cli_scan_fn)(void *ctx, cr_class *c,
                            cr_input *in, size_t idx, cr_diag *d);
 int cli_scan(cr_input **ins, size_t nins, int jobs, cli_scan_fn fn,
              void *ctx, cr_diag *d);
+
+/* Whole-program facts: policy and analysed hierarchy. */
+struct cr_hier;
+struct cr_policy;
+typedef struct cli_whole {
+  struct cr_policy *pol;
+  struct cr_hier *h;
+} cli_whole;
+
+/*
+** Build the policy (built-in + --policy files), load --summary files, add
+** every class of 'ins' (instrumented) and 'cp' (library), link, warn about
+** missing supertypes and summary conflicts, and analyse.
+*/
+int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
+                    cr_input **cp, size_t ncp, cli_whole *w, int *exit_code,
+                    cr_diag *d);
+/* Write --report and --emit-summary, print the counts. */
+int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
+                      cr_diag *d);
+void cli_whole_free(cli_whole *w);
+
+/* A file written under a temporary name and renamed when complete. */
+typedef struct cli_afile {
+  FILE *f;
+  char path[4096];
+  char tmp[4200];
+} cli_afile;
+int cli_atomic_open(cli_afile *af, const char *path, cr_diag *d);
+int cli_atomic_commit(cli_afile *af, cr_diag *d);   /* closes */
+void cli_atomic_abort(cli_afile *af);               /* closes, unlinks */
 
 /* Progress bar on stderr (no-ops unless enabled). */
 void cli_progress_start(int enabled, size_t total);

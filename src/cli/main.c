@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cccp/policy.h"
 #include "cli.h"
 
 #ifndef CCCP_VERSION
@@ -30,6 +31,9 @@ static const char usage_text[] =
     "                         (each class is checked to round-trip\n"
     "                         byte-identically)\n"
     "      --copy             copy every entry without parsing (I/O floor)\n"
+    "      --analyze          build the class hierarchy of the inputs and\n"
+    "                         decide which methods are overloadable and\n"
+    "                         wrappable; no -o needed (see --report)\n"
     "\n"
     "Inputs and output:\n"
     "      --jdk PATH         read every module of the JDK at PATH (a JDK\n"
@@ -40,6 +44,15 @@ static const char usage_text[] =
     "                         FILE.class: for a single class input\n"
     "      --lenient          copy classes that cannot be parsed through\n"
     "                         unchanged, with a warning, instead of failing\n"
+    "      --classpath PATHS  jars, jmods, directories or JDK images (':'-\n"
+    "                         separated, repeatable) whose classes complete\n"
+    "                         the hierarchy but are not rewritten (library)\n"
+    "      --policy FILE      add or remove policy entries (XML, repeatable)\n"
+    "      --print-policy     print the effective policy and exit\n"
+    "      --report FILE.xml  write the analysis of every input class\n"
+    "      --emit-summary F   save the hierarchy and analysis of the inputs\n"
+    "      --summary F        load a saved summary instead of re-reading\n"
+    "                         those classes (repeatable)\n"
     "  -l, --level N          deflate level of output entries, 0 (store) to\n"
     "                         9 (default 1, fast)\n"
     "      --max-entry-size N refuse entries larger than N bytes\n"
@@ -273,11 +286,60 @@ static int mkdirs(const char *path) {
   return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
+/* Append 's' to a growable array of strings. */
+static void push(const char ***arr, size_t *n, const char *s) {
+  *arr = xrealloc((void *)*arr, (*n + 1) * sizeof **arr);
+  (*arr)[(*n)++] = s;
+}
+
+static int print_policy(const cli_opts *o) {
+  cr_policy *pol;
+  cr_diag d;
+  cr_diag_clear(&d);
+  if (cr_policy_new(&pol, 1, &d)) {
+    cli_error_diag(&d);
+    return EXIT_OUTPUT;
+  }
+  for (size_t i = 0; i < o->npolicies; i++)
+    if (cr_policy_load(pol, o->policies[i], &d)) {
+      cr_diag_where(&d, o->policies[i], NULL);
+      cli_error_diag(&d);
+      cr_policy_free(pol);
+      return EXIT_INPUT;
+    }
+  int rc = cr_policy_print(pol, stdout);
+  cr_policy_free(pol);
+  return rc ? EXIT_OUTPUT : EXIT_OK;
+}
+
+static void close_all(cr_input **ins, size_t nins, cr_input **cp,
+                      size_t ncp, cli_opts *o) {
+  for (size_t i = 0; i < nins; i++) cr_input_close(ins[i]);
+  for (size_t i = 0; i < ncp; i++) cr_input_close(cp[i]);
+  cr_free(ins);
+  cr_free(cp);
+  cr_free((void *)o->classpath);
+  cr_free((void *)o->policies);
+  cr_free((void *)o->summaries);
+  cr_io_release_caches();
+}
+
 int main(int argc, char **argv) {
-  enum { OPT_IDENTITY = 256, OPT_COPY, OPT_JDK, OPT_LENIENT, OPT_MAXENTRY };
+  enum {
+    OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
+    OPT_MAXENTRY, OPT_CLASSPATH, OPT_POLICY, OPT_PRINT_POLICY, OPT_REPORT,
+    OPT_EMIT_SUMMARY, OPT_SUMMARY
+  };
   static const struct option longopts[] = {
       {"identity", no_argument, NULL, OPT_IDENTITY},
       {"copy", no_argument, NULL, OPT_COPY},
+      {"analyze", no_argument, NULL, OPT_ANALYZE},
+      {"classpath", required_argument, NULL, OPT_CLASSPATH},
+      {"policy", required_argument, NULL, OPT_POLICY},
+      {"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
+      {"report", required_argument, NULL, OPT_REPORT},
+      {"emit-summary", required_argument, NULL, OPT_EMIT_SUMMARY},
+      {"summary", required_argument, NULL, OPT_SUMMARY},
       {"jdk", required_argument, NULL, OPT_JDK},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
@@ -300,8 +362,11 @@ int main(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "o:j:l:qvhV", longopts, NULL)) != -1) {
     switch (c) {
     case OPT_IDENTITY:
-    case OPT_COPY: {
-      cli_mode m = c == OPT_IDENTITY ? MODE_IDENTITY : MODE_COPY;
+    case OPT_COPY:
+    case OPT_ANALYZE: {
+      cli_mode m = c == OPT_IDENTITY ? MODE_IDENTITY
+                   : c == OPT_COPY   ? MODE_COPY
+                                     : MODE_ANALYZE;
       if (o.mode != MODE_NONE && o.mode != m)
         usage_error("%s", "only one mode may be given");
       o.mode = m;
@@ -316,6 +381,15 @@ int main(int argc, char **argv) {
       o.output = optarg;
       break;
     case OPT_LENIENT: o.lenient = 1; break;
+    case OPT_CLASSPATH:
+      for (char *p = optarg, *tok; (tok = strsep(&p, ":"));)
+        if (*tok) push(&o.classpath, &o.nclasspath, tok);
+      break;
+    case OPT_POLICY: push(&o.policies, &o.npolicies, optarg); break;
+    case OPT_SUMMARY: push(&o.summaries, &o.nsummaries, optarg); break;
+    case OPT_PRINT_POLICY: o.print_policy = 1; break;
+    case OPT_REPORT: o.report = optarg; break;
+    case OPT_EMIT_SUMMARY: o.emit_summary = optarg; break;
     case OPT_MAXENTRY:
       if (parse_size(optarg, &o.max_entry))
         usage_error("invalid size for --max-entry-size: '%s'", optarg);
@@ -342,19 +416,26 @@ int main(int argc, char **argv) {
       return EXIT_USAGE;
     }
   }
-  if (o.mode == MODE_NONE) usage_error("%s", "no mode given (--identity or --copy)");
-  if (!o.output) usage_error("%s", "no output given (-o)");
+  if (o.print_policy) return print_policy(&o);
+  if (o.mode == MODE_NONE)
+    usage_error("%s", "no mode given (--identity, --copy or --analyze)");
+  if (!o.output && o.mode != MODE_ANALYZE)
+    usage_error("%s", "no output given (-o)");
+  if (o.output && o.mode == MODE_ANALYZE)
+    usage_error("%s", "--analyze writes no jar: use --report FILE.xml");
+  if (o.report && o.mode != MODE_ANALYZE)
+    usage_error("%s", "--report goes with --analyze");
   if (optind == argc && !o.jdk) usage_error("%s", "no input given");
   o.progress = o.verbose >= 0 && isatty(STDERR_FILENO);
 
   /* Where does the output go? */
   struct stat ost;
-  int out_is_dir = ends_with(o.output, "/") ||
-                   (stat(o.output, &ost) == 0 && S_ISDIR(ost.st_mode));
-  if (o.jdk && !out_is_dir && ends_with(o.output, ".jar"))
+  int out_is_dir = o.output && (ends_with(o.output, "/") ||
+                   (stat(o.output, &ost) == 0 && S_ISDIR(ost.st_mode)));
+  if (o.jdk && o.output && !out_is_dir && ends_with(o.output, ".jar"))
     usage_error("--jdk writes one jar per module: -o needs a directory, "
                 "not '%s'", o.output);
-  if (o.jdk) out_is_dir = 1;
+  if (o.jdk && o.output) out_is_dir = 1;
 
   /* Open every input. */
   int ninputs = argc - optind + (o.jdk ? 1 : 0);
@@ -383,6 +464,41 @@ int main(int argc, char **argv) {
   for (int i = 0; i < ninputs; i++) {
     cr_input_set_limits(ins[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
   }
+  cr_input **cp = cr_calloc(o.nclasspath ? o.nclasspath : 1, sizeof *cp);
+  if (!cp) return EXIT_OUTPUT;
+  for (size_t i = 0; i < o.nclasspath; i++) {
+    char img[PATH_MAX];
+    const char *path = o.classpath[i];
+    cr_diag_clear(&d);
+    if (cr_jdk_modules_path(img, sizeof img, path, &d) == 0) path = img;
+    cr_diag_clear(&d);
+    if (cr_input_open(&cp[i], path, &d)) {
+      cr_diag_where(&d, o.classpath[i], NULL);
+      cli_error_diag(&d);
+      return EXIT_INPUT;
+    }
+    cr_input_set_limits(cp[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
+  }
+
+  /* Whole-program facts, when the mode or an option needs them. */
+  cli_whole whole;
+  memset(&whole, 0, sizeof whole);
+  int need_whole = o.mode == MODE_ANALYZE || o.emit_summary;
+  if (need_whole) {
+    if (cli_whole_build(&o, ins, (size_t)ninputs, cp, o.nclasspath, &whole,
+                        &status, &d)) {
+      cli_error_diag(&d);
+      return status;
+    }
+  }
+  if (o.mode == MODE_ANALYZE) {
+    int rc = cli_whole_outputs(&o, &whole, &status, &d);
+    if (rc) cli_error_diag(&d);
+    cli_whole_free(&whole);
+    close_all(ins, (size_t)ninputs, cp, o.nclasspath, &o);
+    return rc ? status : EXIT_OK;
+  }
+
   int single_class = !out_is_dir && ends_with(o.output, ".class");
   if (single_class &&
       (ninputs != 1 || cr_input_kind_of(ins[0]) != CR_IN_CLASS))
@@ -438,6 +554,8 @@ int main(int argc, char **argv) {
   double t0 = now();
   int rc = cli_run(&o, &pl.p, &st, &status, &d);
   double dt = now() - t0;
+  if (rc == 0 && need_whole) rc = cli_whole_outputs(&o, &whole, &status, &d);
+  cli_whole_free(&whole);
   if (rc) {
     cli_error_diag(&d);
   } else if (o.verbose >= 0) {
@@ -463,8 +581,6 @@ int main(int argc, char **argv) {
   }
   cr_free(pl.p.units);
   cr_free(pl.p.tasks);
-  for (int i = 0; i < ninputs; i++) cr_input_close(ins[i]);
-  cr_free(ins);
-  cr_io_release_caches();
+  close_all(ins, (size_t)ninputs, cp, o.nclasspath, &o);
   return rc ? status : EXIT_OK;
 }

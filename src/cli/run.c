@@ -152,51 +152,17 @@ static void *worker(void *arg) {
   }
 }
 
-/* Write a bare class file atomically: temporary file, fsync, rename. */
+/* Write a bare class file atomically. */
 static int write_class_file(const char *path, const uint8_t *data,
                             size_t len, cr_diag *d) {
-  char dirbuf[4096], tmp[4200];
-  snprintf(dirbuf, sizeof dirbuf, "%s", path);
-  char *base = strrchr(dirbuf, '/');
-  const char *name = path;
-  if (base) {
-    *base = '\0';
-    name = base + 1;
-    snprintf(tmp, sizeof tmp, "%s/.%s.cccp-XXXXXX",
-             dirbuf[0] ? dirbuf : "/", name);
-  } else {
-    snprintf(tmp, sizeof tmp, ".%s.cccp-XXXXXX", name);
+  cli_afile af;
+  int rc = cli_atomic_open(&af, path, d);
+  if (rc) return rc;
+  if (len && fwrite(data, 1, len, af.f) != len) {
+    cli_atomic_abort(&af);
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
   }
-  int fd = mkstemp(tmp);
-  if (fd < 0)
-    return cr_diag_set(d, CR_EIO, -1, "cannot create a file next to %s: %s",
-                       path, strerror(errno));
-  size_t off = 0;
-  while (off < len) {
-    ssize_t k = write(fd, data + off, len - off);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      int e = errno;
-      close(fd);
-      unlink(tmp);
-      return cr_diag_set(d, CR_EIO, -1, "cannot write %s: %s", path,
-                         strerror(e));
-    }
-    off += (size_t)k;
-  }
-  if (fchmod(fd, 0644) != 0 || fsync(fd) != 0 || close(fd) != 0) {
-    int e = errno;
-    unlink(tmp);
-    return cr_diag_set(d, CR_EIO, -1, "cannot write %s: %s", path,
-                       strerror(e));
-  }
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    unlink(tmp);
-    return cr_diag_set(d, CR_EIO, -1, "cannot rename into %s: %s", path,
-                       strerror(e));
-  }
-  return 0;
+  return cli_atomic_commit(&af, d);
 }
 
 static void free_slot(slot *s) {

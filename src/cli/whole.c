@@ -1,0 +1,122 @@
+/*
+** whole.c -- whole-program facts for the command line: the policy, the
+** class hierarchy of all inputs (instrumented) and class-path entries
+** (library), loaded summaries, the overloadability analysis, and its
+** outputs (report, summary file).
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "cccp/hier.h"
+#include "cccp/policy.h"
+#include "cli.h"
+
+typedef struct addctx {
+  cr_hier *h;
+  cr_input **all;       /* inputs, then class-path entries */
+  size_t nall, ninstr;
+} addctx;
+
+static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
+                   cr_diag *d) {
+  addctx *x = ctx;
+  size_t k = 0;
+  while (k < x->nall && x->all[k] != in) k++;
+  return cr_hier_add_class(x->h, c, k < x->ninstr,
+                           (uint64_t)k << 32 | (uint64_t)idx, d);
+}
+
+int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
+                    cr_input **cp, size_t ncp, cli_whole *w, int *exit_code,
+                    cr_diag *d) {
+  int rc;
+  memset(w, 0, sizeof *w);
+  *exit_code = EXIT_INPUT;
+  if ((rc = cr_policy_new(&w->pol, 1, d))) goto fail;
+  for (size_t i = 0; i < o->npolicies; i++)
+    if ((rc = cr_policy_load(w->pol, o->policies[i], d))) {
+      cr_diag_where(d, o->policies[i], NULL);
+      goto fail;
+    }
+  if ((rc = cr_hier_new(&w->h, d))) goto fail;
+  for (size_t i = 0; i < o->nsummaries; i++)
+    if ((rc = cr_hier_load(w->h, o->summaries[i], d))) {
+      cr_diag_where(d, o->summaries[i], NULL);
+      goto fail;
+    }
+
+  size_t nall = nins + ncp;
+  cr_input **all = cr_calloc(nall ? nall : 1, sizeof *all);
+  if (!all) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto fail;
+  }
+  memcpy(all, ins, nins * sizeof *all);
+  if (ncp) memcpy(all + nins, cp, ncp * sizeof *all);
+  addctx x = {w->h, all, nall, nins};
+  rc = cli_scan(all, nall, o->jobs, add_one, &x, d);
+  cr_free(all);
+  if (rc) goto fail;
+
+  rc = cr_hier_link(w->h, d);
+  if (rc) goto fail;
+  size_t nmiss = cr_hier_missing_count(w->h);
+  size_t show = o->verbose > 0 ? nmiss : nmiss < 10 ? nmiss : 10;
+  for (size_t i = 0; i < show; i++) {
+    const char *referrer = NULL;
+    const char *name = cr_hier_missing(w->h, i, &referrer);
+    cli_warn("class %s not found (supertype of %s); add it with --classpath",
+             name, referrer ? referrer : "?");
+  }
+  if (nmiss > show)
+    cli_warn("%zu more missing classes (-v lists them)", nmiss - show);
+
+  rc = cr_hier_analyze(w->h, w->pol, d);
+  if (rc) goto fail;
+  size_t nconf = cr_hier_conflict_count(w->h);
+  for (size_t i = 0; i < nconf; i++) {
+    const cr_hmethod *m = cr_hier_conflict(w->h, i);
+    cli_warn("%s.%s%s: the new classes change its overloadability as "
+             "recorded in a summary; re-instrument that part",
+             cr_hclass_name(cr_hmethod_class(m)), cr_hmethod_name(m),
+             cr_hmethod_desc(m));
+  }
+  *exit_code = EXIT_OK;
+  return 0;
+fail:
+  if (rc == CR_ENOMEM || rc == CR_EIO) *exit_code = EXIT_OUTPUT;
+  cli_whole_free(w);
+  return rc;
+}
+
+int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
+                      cr_diag *d) {
+  int rc = 0;
+  *exit_code = EXIT_OUTPUT;
+  if (o->report) {
+    cli_afile af;
+    if ((rc = cli_atomic_open(&af, o->report, d))) return rc;
+    if ((rc = cr_hier_write_report(w->h, af.f, d))) {
+      cli_atomic_abort(&af);
+      return rc;
+    }
+    if ((rc = cli_atomic_commit(&af, d))) return rc;
+  }
+  if (o->emit_summary && (rc = cr_hier_save(w->h, o->emit_summary, d))) {
+    cr_diag_where(d, o->emit_summary, NULL);
+    return rc;
+  }
+  if (o->verbose >= 0) {
+    char buf[2048];
+    cr_hier_summary(w->h, buf, sizeof buf);
+    fprintf(stderr, "cccp-rewrite: %s\n", buf);
+  }
+  *exit_code = EXIT_OK;
+  return 0;
+}
+
+void cli_whole_free(cli_whole *w) {
+  cr_hier_free(w->h);
+  cr_policy_free(w->pol);
+  memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# --analyze: hierarchy and overloadability analysis through the command
+# line: report contents, summaries for incremental builds, policy files.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+BASE="$JDK17/jmods/java.base.jmod"
+EX="$ROOT/$BUILD/examples/wordfreq.jar"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+if [ ! -f "$BASE" ]; then
+  echo "  SKIP analyze suite: no $BASE"; finish; exit $?
+fi
+
+echo "-- report"
+expect_exit 0 "analyze java.base" "$REWRITE" --analyze "$BASE" --report "$T/base.xml"
+expect_match "non-overloadable [0-9]+" "summary counts on stderr" "$err"
+attr() { # class method desc -> the <method .../> line
+  awk -v c="<class name=\"$1\"" -v m="<method name=\"$2\" desc=\"$3\"" \
+    'index($0, c) == 3 { inside = 1; next } /<\/class>/ { inside = 0 }
+     inside && index($0, m) { print; exit }' "$T/base.xml"
+}
+expect_match 'overloadable="no".*reason="seed' "Object.toString is a non-overloadable seed" \
+  "$(attr java/lang/Object toString '()Ljava/lang/String;')"
+expect_match 'overloadable="yes" wrappable="yes"' "String.toString is overloadable" \
+  "$(attr java/lang/String toString '()Ljava/lang/String;')"
+expect_match 'overloadable="no".*rule 3' "Comparator.equals is non-overloadable by rule 3" \
+  "$(attr java/util/Comparator equals '(Ljava/lang/Object;)Z')"
+expect_match 'overloadable="yes" wrappable="no"' "Class.forName is caller-sensitive: non-wrappable" \
+  "$(attr java/lang/Class forName '(Ljava/lang/String;)Ljava/lang/Class;')"
+expect_match 'native="1" overloadable="no"' "MethodHandle.invokeExact is a non-overloadable native" \
+  "$(attr java/lang/invoke/MethodHandle invokeExact '([Ljava/lang/Object;)Ljava/lang/Object;')"
+expect_match 'overloadable="no"' "Method.invoke is non-overloadable" \
+  "$(attr java/lang/reflect/Method invoke '(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;')"
+expect_match 'overloadable="yes" wrappable="yes"' "ArrayList.add is overloadable and wrappable" \
+  "$(attr java/util/ArrayList add '(Ljava/lang/Object;)Z')"
+check "report is well-formed XML" python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$T/base.xml"
+
+echo "-- summaries"
+expect_exit 0 "whole-program analysis of java.base + app" "$REWRITE" -q --analyze "$BASE" "$EX" --report "$T/whole.xml"
+expect_exit 0 "summary of java.base" "$REWRITE" -q --analyze "$BASE" --emit-summary "$T/base.sum"
+expect_exit 0 "app against the summary" "$REWRITE" -q --analyze "$EX" --summary "$T/base.sum" --report "$T/incr.xml"
+check "summary-based report equals the whole-program one" cmp "$T/whole.xml" "$T/incr.xml"
+head -c 1000 "$T/base.sum" > "$T/trunc.sum"
+expect_exit 1 "truncated summary is bad input" "$REWRITE" --analyze "$EX" --summary "$T/trunc.sum"
+expect_match "trunc.sum" "message names the summary" "$err"
+
+echo "-- library classes"
+expect_exit 0 "app alone warns about missing supertypes" "$REWRITE" --analyze "$EX"
+expect_match "java/lang/Object not found" "missing class named" "$err"
+expect_exit 0 "app with the JDK on the class path" "$REWRITE" --analyze "$EX" --classpath "$JDK17" --report "$T/app.xml"
+expect_match " 0 missing" "nothing missing with --classpath" "$err"
+check "only the app's classes are reported" bash -c "! grep -q 'class name=\"java/' '$T/app.xml'"
+
+echo "-- policy"
+expect_exit 0 "--print-policy" "$REWRITE" --print-policy
+expect_match 'id="object-virtual"' "built-in entries are printed with ids" "$out"
+cat > "$T/p.xml" <<'XML'
+<policy><nonoverloadable class="wordfreq/*" name="add" desc="*"/></policy>
+XML
+expect_exit 0 "user policy adds an entry" "$REWRITE" -q --analyze "$EX" --classpath "$JDK17" --policy "$T/p.xml" --report "$T/pol.xml"
+check "policy entry applied" grep -q 'name="add" desc="(Ljava/lang/String;)V" native="0" overloadable="no"' "$T/pol.xml"
+echo '<policy><nonoverloadable class=' > "$T/bad.xml"
+expect_exit 1 "malformed policy is bad input" "$REWRITE" --analyze "$EX" --policy "$T/bad.xml"
+expect_match "bad.xml" "message names the policy file" "$err"
+expect_exit 2 "--report without --analyze is a usage error" "$REWRITE" --identity "$EX" -o "$T/x.jar" --report "$T/r.xml"
+
+finish
