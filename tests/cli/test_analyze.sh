@@ -65,6 +65,10 @@ check "policy entry applied" grep -q 'name="add" desc="(Ljava/lang/String;)V" na
 echo '<policy><nonoverloadable class=' > "$T/bad.xml"
 expect_exit 1 "malformed policy is bad input" "$REWRITE" --analyze "$EX" --policy "$T/bad.xml"
 expect_match "bad.xml" "message names the policy file" "$err"
+ids=$("$REWRITE" --print-policy | grep -o 'id="[a-z0-9-]*"' | cut -d'"' -f2 | sort -u)
+undocumented=$(for i in $ids; do grep -q -- "$i" "$ROOT/man/cccp-rewrite.1" || echo "$i"; done)
+[ -z "$undocumented" ] && pass "every built-in policy entry is explained in the man page" \
+  || fail "policy entries missing from the man page: $undocumented"
 expect_exit 2 "--report without --analyze is a usage error" "$REWRITE" --identity "$EX" -o "$T/x.jar" --report "$T/r.xml"
 
 finish
