@@ -1,0 +1,774 @@
+/*
+** frames.c -- basic blocks and type inference to a fixpoint over them:
+** the verification types at every frame point, unreachable code,
+** max_stack (JVMS 4.10.1, ASM's Frame and MethodWriter.computeAllFrames).
+*/
+#include "an_int.h"
+
+/*
+** A basic block. Blocks start at a real instruction that follows a label
+** something jumps to or that bounds an exception range, or that follows
+** a branch, switch, return, throw or a long-form conditional branch.
+** Labels belong to the block of the next real instruction.
+*/
+typedef struct blk {
+  cr_insn *first, *last;   /* real instructions */
+  vt *st;                  /* entry: 'nloc' locals then 'depth' stack */
+  uint32_t depth;
+  uint32_t h0, nh;         /* covering handlers: hl[h0 .. h0+nh) */
+  uint8_t fp;              /* a frame is needed here */
+  uint8_t inq;
+} blk;
+
+typedef struct fa {
+  cr_an *an;
+  cr_body *b;
+  cr_diag *d;
+  blk *bl;
+  uint32_t nbl;
+  uint32_t *hl;            /* covering tcb indices, grouped per block */
+  uint32_t nloc;
+  vt *loc, *stk, *acc;     /* the working frame; handler accumulator */
+  uint32_t sp, cap, maxsp;
+  int lchanged;            /* a local changed in the last instruction */
+  uint32_t *wl;            /* worklist of block indices */
+  uint32_t nwl;
+  cr_insn **byid;          /* instruction by id, for 'new' */
+} fa;
+
+static int oom(fa *f) { return cr_diag_set(f->d, CR_ENOMEM, -1,
+                                           "out of memory"); }
+
+static int bad(fa *f, const cr_insn *i, const char *msg) {
+  return cr_diag_set(f->d, CR_EFORMAT, -1, "%s: offset %u: %s: %s",
+                     cr_body_where(f->b), i->off, cr_op_info(i->op)->name,
+                     msg);
+}
+
+static int is_ref(vt v) {
+  return VT_KIND(v) == CR_VT_OBJECT || VT_KIND(v) == CR_VT_NULL;
+}
+
+/* Join of two values (JVMS 4.10.1.2 type lattice). */
+static vt merge(cr_an *an, vt x, vt y) {
+  if (x == y) return x;
+  if (is_ref(x) && is_ref(y)) {
+    if (VT_KIND(x) == CR_VT_NULL) return y;
+    if (VT_KIND(y) == CR_VT_NULL) return x;
+    return VT(CR_VT_OBJECT, cr_an__join(an, VT_ID(x), VT_ID(y)));
+  }
+  return VT_TOP;
+}
+
+/* ------------------------------------------------------------- blocks */
+
+static int ends_block(const cr_insn *i) {
+  uint16_t fl = cr_op_info(i->op)->flags;
+  return i->target || i->sw || (fl & CR_OPF_NOFALL);
+}
+
+static int build_blocks(fa *f) {
+  cr_body *b = f->b;
+  for (cr_insn *i = b->first; i; i = i->next) i->aux = 0;
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->target) i->target->aux = 1;
+    if (i->sw) {
+      i->sw->dflt->aux = 1;
+      for (uint32_t j = 0; j < i->sw->n; j++) i->sw->targets[j]->aux = 1;
+    }
+  }
+  for (uint32_t k = 0; k < b->ntcb; k++)
+    b->tcb[k].start->aux = b->tcb[k].end->aux = b->tcb[k].handler->aux = 1;
+  /* count, then fill */
+  uint32_t n = 0;
+  int brk = 1;
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL) {
+      brk |= i->aux == 1;
+      continue;
+    }
+    if (brk) n++;
+    brk = ends_block(i);
+  }
+  f->bl = cr_arena_calloc(b->a, n ? n : 1, sizeof *f->bl);
+  if (!f->bl) return oom(f);
+  f->nbl = n;
+  n = 0;
+  brk = 1;
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL) {
+      brk |= i->aux == 1;
+      continue;
+    }
+    if (brk) f->bl[n++].first = i;
+    f->bl[n - 1].last = i;
+    i->aux = n - 1;
+    brk = ends_block(i);
+  }
+  /* labels take the block of the next real instruction */
+  uint32_t next = f->nbl;
+  for (cr_insn *i = b->last; i; i = i->prev) {
+    if (i->op != CR_OP_LABEL) next = i->aux;
+    else i->aux = next;
+  }
+  /* frame points */
+  for (uint32_t k = 0; k < f->nbl; k++) {
+    cr_insn *i = f->bl[k].last;
+    int past = i->target && i->target->aux >= f->nbl;
+    for (uint32_t j = 0; i->sw && j <= i->sw->n; j++)
+      past |= (j < i->sw->n ? i->sw->targets[j] : i->sw->dflt)->aux >= f->nbl;
+    if (past) return bad(f, i, "branch to the end of the code");
+    if (i->target) f->bl[i->target->aux].fp = 1;
+    if (i->sw) {
+      f->bl[i->sw->dflt->aux].fp = 1;
+      for (uint32_t j = 0; j < i->sw->n; j++)
+        f->bl[i->sw->targets[j]->aux].fp = 1;
+    }
+    int nofall = (cr_op_info(i->op)->flags & CR_OPF_NOFALL) != 0;
+    int lcond = i->lng && (cr_op_info(i->op)->flags & CR_OPF_COND);
+    if ((nofall || lcond) && k + 1 < f->nbl) f->bl[k + 1].fp = 1;
+  }
+  /* covering handlers per block */
+  uint32_t tot = 0;
+  for (uint32_t k = 0; k < b->ntcb; k++) {
+    cr_tcb *t = &b->tcb[k];
+    if (t->handler->aux >= f->nbl)
+      return cr_diag_set(f->d, CR_EFORMAT, -1,
+                         "%s: exception handler at the end of the code",
+                         cr_body_where(b));
+    f->bl[t->handler->aux].fp = 1;
+    for (uint32_t j = t->start->aux; j < t->end->aux && j < f->nbl; j++)
+      f->bl[j].nh++, tot++;
+  }
+  f->hl = cr_arena_alloc(b->a, (tot ? tot : 1) * sizeof *f->hl);
+  if (!f->hl) return oom(f);
+  uint32_t at = 0;
+  for (uint32_t k = 0; k < f->nbl; k++) {
+    f->bl[k].h0 = at;
+    at += f->bl[k].nh;
+    f->bl[k].nh = 0;
+  }
+  for (uint32_t k = 0; k < b->ntcb; k++) {
+    cr_tcb *t = &b->tcb[k];
+    for (uint32_t j = t->start->aux; j < t->end->aux && j < f->nbl; j++)
+      f->hl[f->bl[j].h0 + f->bl[j].nh++] = k;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------ interpretation */
+
+static int grow(fa *f, uint32_t need) {
+  if (need <= f->cap) return 0;
+  uint32_t nc = f->cap * 2 + 16;
+  while (nc < need) nc *= 2;
+  vt *s = cr_arena_realloc(f->b->a, f->stk, f->cap * sizeof *s,
+                           nc * sizeof *s);
+  if (!s) return oom(f);
+  f->stk = s;
+  f->cap = nc;
+  return 0;
+}
+
+#define NEED(k) do { if (f->sp + (k) > f->cap && grow(f, f->sp + (k))) \
+                       return f->d->code; } while (0)
+#define PUSH(v) (f->stk[f->sp++] = (v))
+#define POPN(k) do { if (f->sp < (uint32_t)(k)) \
+                       return bad(f, i, "stack underflow"); \
+                     f->sp -= (k); } while (0)
+
+/* Push 'v', two slots for long and double. */
+static int push(fa *f, vt v) {
+  NEED(2);
+  PUSH(v);
+  if (VT_IS2(v)) PUSH(VT_TOP);
+  return 0;
+}
+
+/*
+** Instructions whose effect is fixed: they pop what the opcode table says,
+** then push a value of this type. One character per opcode (ORDER JVMS):
+** T pushes nothing, I int, J long, F float, D double, - not fixed.
+*/
+static const char simple_tab[CR_OP__COUNT + 1] =
+    "T-IIIIIIIJJFFFDDII----------------------------IJFD-III----------"
+    "---------------TTTTTTTTTT-------IJFDIJFDIJFDIJFDIJFDIJFDIJIJIJIJ"
+    "IJIJTJFDIFDIJDIJFIIIIIIIITTTTTTTTTTTTTTT--TTTTTTTT------------IT"
+    "-ITT--TTT-";
+
+static int simple(unsigned op) {
+  switch (op < CR_OP__COUNT ? simple_tab[op] : '-') {
+  case 'T': return CR_VT_TOP;
+  case 'I': return CR_VT_INTEGER;
+  case 'J': return CR_VT_LONG;
+  case 'F': return CR_VT_FLOAT;
+  case 'D': return CR_VT_DOUBLE;
+  default: return -1;
+  }
+}
+
+/* Write 'v' to local 'n' (two slots for long/double), invalidating a
+** long or double whose second half it overwrites. */
+static int store(fa *f, const cr_insn *i, uint32_t n, vt v) {
+  uint32_t w = VT_IS2(v) ? 2 : 1;
+  if (n + w > f->nloc) return bad(f, i, "local index out of range");
+  if (n > 0 && VT_IS2(f->loc[n - 1])) f->loc[n - 1] = VT_TOP;
+  f->loc[n] = v;
+  if (w == 2) f->loc[n + 1] = VT_TOP;
+  f->lchanged = 1;
+  return 0;
+}
+
+/* Type pushed by ldc/ldc_w/ldc2_w of pool entry 'k'. */
+static vt ldc_type(fa *f, uint32_t k, int *err) {
+  cr_an *an = f->an;
+  cr_cpool *cp = an->c->cp;
+  const cr_cpentry *e = cr_cp_get(cp, k);
+  if (!e) {
+    *err = 1;
+    return VT_TOP;
+  }
+  switch (e->tag) {
+  case CR_CP_INTEGER: return VT_INT;
+  case CR_CP_FLOAT: return VT_FLOAT;
+  case CR_CP_LONG: return VT_LONG;
+  case CR_CP_DOUBLE: return VT_DOUBLE;
+  case CR_CP_STRING: return VT(CR_VT_OBJECT, an->string);
+  case CR_CP_CLASS: return VT(CR_VT_OBJECT, an->klass);
+  case CR_CP_METHODTYPE: return VT(CR_VT_OBJECT, an->mtype);
+  case CR_CP_METHODHANDLE: return VT(CR_VT_OBJECT, an->mhandle);
+  case CR_CP_DYNAMIC: {
+    const cr_cpentry *nat = cr_cp_get(cp, e->b);
+    size_t n;
+    const char *s = nat ? cr_cp_utf8(cp, nat->b, &n) : NULL;
+    if (!s) break;
+    return cr_an__desc(an, s, n, err);
+  }
+  default:
+    break;
+  }
+  *err = 1;
+  return VT_TOP;
+}
+
+/* The initialised type for receiver 'r' of an <init> call. */
+static vt inited(fa *f, const cr_insn *i, vt r, int *err) {
+  if (VT_KIND(r) == CR_VT_UNINITTHIS)
+    return VT(CR_VT_OBJECT, f->an->self);
+  if (VT_KIND(r) == CR_VT_UNINIT) {
+    const cr_insn *nw = f->byid[VT_ID(r)];
+    int32_t id = cr_an__class(f->an, (uint32_t)nw->a);
+    if (id >= 0) return VT(CR_VT_OBJECT, id);
+  }
+  (void)i;
+  *err = 1;
+  return VT_TOP;
+}
+
+/*
+** Argument slots of method descriptor 's'/'n' and its return type (into
+** '*ret'/'*rl'); -1 when it is malformed. A quick walk: the types inside
+** are checked where they are used ('cr_an__desc').
+*/
+static int arg_slots(const char *s, size_t n, const char **ret,
+                     size_t *rl) {
+  const char *p = s + 1, *e = s + n;
+  int slots = 0;
+  if (n < 3 || s[0] != '(') return -1;
+  while (p < e && *p != ')') {
+    const char *q = p;
+    while (q < e && *q == '[') q++;
+    if (q >= e) return -1;
+    if (*q == 'L') {
+      q = memchr(q, ';', (size_t)(e - q));
+      if (!q) return -1;
+    }
+    slots += (p == q && (*q == 'J' || *q == 'D')) ? 2 : 1;
+    p = q + 1;
+  }
+  if (p >= e - 1) return -1;
+  *ret = p + 1;
+  *rl = (size_t)(e - p - 1);
+  return slots;
+}
+
+static int invoke(fa *f, const cr_insn *i) {
+  size_t n, nl, tl;
+  const char *desc = cr_insn_desc(f->b, i, &n), *ty;
+  int args, err = 0;
+  if (!desc || (args = arg_slots(desc, n, &ty, &tl)) < 0)
+    return bad(f, i, "bad method reference");
+  POPN(args);
+  if (i->op != CR_OP_INVOKESTATIC && i->op != CR_OP_INVOKEDYNAMIC) {
+    POPN(1);
+    vt recv = f->stk[f->sp];
+    const char *name = cr_insn_name(f->b, i, &nl);
+    if (i->op == CR_OP_INVOKESPECIAL && name && nl == 6 &&
+        memcmp(name, "<init>", 6) == 0) {
+      vt to = inited(f, i, recv, &err);
+      if (err) return bad(f, i, "<init> on an initialised value");
+      for (uint32_t k = 0; k < f->nloc; k++)
+        if (f->loc[k] == recv) f->loc[k] = to, f->lchanged = 1;
+      for (uint32_t k = 0; k < f->sp; k++)
+        if (f->stk[k] == recv) f->stk[k] = to;
+    }
+  }
+  if (ty[0] == 'V' && tl == 1) return 0;
+  vt v = cr_an__desc(f->an, ty, tl, &err);
+  if (err) return bad(f, i, "bad return type");
+  return push(f, v);
+}
+
+static int field(fa *f, const cr_insn *i) {
+  size_t n;
+  int err = 0;
+  const char *desc = cr_insn_desc(f->b, i, &n);
+  if (!desc) return bad(f, i, "bad field reference");
+  vt v = cr_an__desc(f->an, desc, n, &err);
+  if (err) return bad(f, i, "bad field descriptor");
+  uint32_t w = VT_IS2(v) ? 2 : 1;
+  switch (i->op) {
+  case CR_OP_GETSTATIC: return push(f, v);
+  case CR_OP_PUTSTATIC: POPN(w); return 0;
+  case CR_OP_GETFIELD: POPN(1); return push(f, v);
+  default: POPN(w + 1); return 0;
+  }
+}
+
+/* The type of the elements of array type 'a' (aaload). */
+static vt component(fa *f, vt a) {
+  cr_an *an = f->an;
+  if (VT_KIND(a) == CR_VT_NULL) return VT_NULL;
+  if (VT_KIND(a) == CR_VT_OBJECT) {
+    const an_type *t = &an->t[VT_ID(a)];
+    if (t->len > 1 && t->name[0] == '[') {
+      int err = 0;
+      vt v = cr_an__desc(an, t->name + 1, t->len - 1, &err);
+      if (!err && is_ref(v)) return v;
+    }
+  }
+  return VT(CR_VT_OBJECT, an->object);
+}
+
+/* Array type with one more dimension than the class named by pool entry
+** 'k' (anewarray). */
+static int32_t array_of_class(fa *f, uint32_t k) {
+  int32_t id = cr_an__class(f->an, k);
+  if (id < 0) return -1;
+  const an_type *t = &f->an->t[id];
+  char buf[512];
+  size_t len = t->name[0] == '[' ? t->len + 1 : t->len + 3;
+  char *p = len <= sizeof buf ? buf : cr_arena_alloc(f->b->a, len);
+  if (!p) return -1;
+  p[0] = '[';
+  if (t->name[0] == '[') {
+    memcpy(p + 1, t->name, t->len);
+  } else {
+    p[1] = 'L';
+    memcpy(p + 2, t->name, t->len);
+    p[len - 1] = ';';
+  }
+  return cr_an__intern_copy(f->an, p, len);
+}
+
+static const char *const newarray_desc[12] = {
+    NULL, NULL, NULL, NULL, "[Z", "[C", "[F", "[D", "[B", "[S", "[I", "[J"};
+
+/* Execute 'i' on the working frame. */
+static int exec(fa *f, const cr_insn *i) {
+  unsigned op = i->op;
+  const cr_opinfo *oi = cr_op_info(op);
+  int s = simple(op), err = 0;
+  f->lchanged = 0;
+  if (s >= 0) {
+    POPN(oi->pop);
+    return s == CR_VT_TOP ? 0 : push(f, VT(s, 0));
+  }
+  if (oi->flags & CR_OPF_LOAD) {
+    uint32_t n = (uint32_t)cr_insn_local(i);
+    if (n + ((oi->flags & CR_OPF_TWO) ? 2 : 1) > f->nloc)
+      return bad(f, i, "local index out of range");
+    vt v = f->loc[n];
+    switch (op >= CR_OP_ILOAD_0 ? (op - CR_OP_ILOAD_0) / 4
+                                : op - CR_OP_ILOAD) {
+    case 0: v = VT_INT; break;
+    case 1: v = VT_LONG; break;
+    case 2: v = VT_FLOAT; break;
+    case 3: v = VT_DOUBLE; break;
+    default: break;   /* aload: what the local holds */
+    }
+    return push(f, v);
+  }
+  if (oi->flags & CR_OPF_STORE) {
+    uint32_t w = (oi->flags & CR_OPF_TWO) ? 2 : 1;
+    POPN(w);
+    return store(f, i, (uint32_t)cr_insn_local(i), f->stk[f->sp]);
+  }
+  if (oi->flags & CR_OPF_INVOKE) return invoke(f, i);
+  if (oi->flags & CR_OPF_FIELD) return field(f, i);
+  vt a, b, c, d;
+  switch (op) {
+  case CR_OP_ACONST_NULL: return push(f, VT_NULL);
+  case CR_OP_LDC: case CR_OP_LDC_W: case CR_OP_LDC2_W: {
+    vt v = ldc_type(f, (uint32_t)i->a, &err);
+    if (err || (op == CR_OP_LDC2_W) != (VT_IS2(v) != 0))
+      return bad(f, i, "bad constant");
+    return push(f, v);
+  }
+  case CR_OP_AALOAD:
+    POPN(2);
+    return push(f, component(f, f->stk[f->sp]));
+  case CR_OP_DUP:
+    POPN(1);
+    a = f->stk[f->sp];
+    NEED(2);
+    PUSH(a); PUSH(a);
+    return 0;
+  case CR_OP_DUP_X1:
+    POPN(2);
+    b = f->stk[f->sp]; a = f->stk[f->sp + 1];
+    NEED(3);
+    PUSH(a); PUSH(b); PUSH(a);
+    return 0;
+  case CR_OP_DUP_X2:
+    POPN(3);
+    c = f->stk[f->sp]; b = f->stk[f->sp + 1]; a = f->stk[f->sp + 2];
+    NEED(4);
+    PUSH(a); PUSH(c); PUSH(b); PUSH(a);
+    return 0;
+  case CR_OP_DUP2:
+    POPN(2);
+    b = f->stk[f->sp]; a = f->stk[f->sp + 1];
+    NEED(4);
+    PUSH(b); PUSH(a); PUSH(b); PUSH(a);
+    return 0;
+  case CR_OP_DUP2_X1:
+    POPN(3);
+    c = f->stk[f->sp]; b = f->stk[f->sp + 1]; a = f->stk[f->sp + 2];
+    NEED(5);
+    PUSH(b); PUSH(a); PUSH(c); PUSH(b); PUSH(a);
+    return 0;
+  case CR_OP_DUP2_X2:
+    POPN(4);
+    d = f->stk[f->sp]; c = f->stk[f->sp + 1]; b = f->stk[f->sp + 2];
+    a = f->stk[f->sp + 3];
+    NEED(6);
+    PUSH(b); PUSH(a); PUSH(d); PUSH(c); PUSH(b); PUSH(a);
+    return 0;
+  case CR_OP_SWAP:
+    POPN(2);
+    b = f->stk[f->sp]; a = f->stk[f->sp + 1];
+    PUSH(a); PUSH(b);
+    return 0;
+  case CR_OP_NEW:
+    if (cr_an__class(f->an, (uint32_t)i->a) < 0)
+      return bad(f, i, "bad class reference");
+    return push(f, VT(CR_VT_UNINIT, i->id));
+  case CR_OP_NEWARRAY: {
+    POPN(1);
+    if (i->a < 4 || i->a > 11) return bad(f, i, "bad array type");
+    int32_t id = cr_an__intern(f->an, newarray_desc[i->a], 2);
+    if (id < 0) return oom(f);
+    return push(f, VT(CR_VT_OBJECT, id));
+  }
+  case CR_OP_ANEWARRAY: {
+    POPN(1);
+    int32_t id = array_of_class(f, (uint32_t)i->a);
+    if (id < 0) return bad(f, i, "bad class reference");
+    return push(f, VT(CR_VT_OBJECT, id));
+  }
+  case CR_OP_CHECKCAST: case CR_OP_MULTIANEWARRAY: {
+    POPN(op == CR_OP_CHECKCAST ? 1 : i->b);
+    int32_t id = cr_an__class(f->an, (uint32_t)i->a);
+    if (id < 0) return bad(f, i, "bad class reference");
+    return push(f, VT(CR_VT_OBJECT, id));
+  }
+  default:
+    return bad(f, i, "not supported by the frame computation");
+  }
+}
+
+/* ------------------------------------------------------------ dataflow */
+
+/* Merge the working frame (locals 'loc', stack 'stk[0..sp)') into the
+** entry of block 'k'; queue it when it changed. */
+static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
+                uint32_t sp, const cr_insn *from) {
+  blk *t = &f->bl[k];
+  if (!t->st) {
+    t->st = cr_arena_alloc(f->b->a, (f->nloc + sp + 1) * sizeof(vt));
+    if (!t->st) return oom(f);
+    memcpy(t->st, loc, f->nloc * sizeof(vt));
+    if (sp) memcpy(t->st + f->nloc, stk, sp * sizeof(vt));
+    t->depth = sp;
+  } else {
+    if (t->depth != sp)
+      return cr_diag_set(f->d, CR_EFORMAT, -1,
+                         "%s: offset %u: stack height %u from offset %u, "
+                         "%u on another path", cr_body_where(f->b),
+                         t->first->off, sp, from->off, t->depth);
+    int changed = 0;
+    vt *st = t->st;
+    for (uint32_t j = 0; j < f->nloc; j++) {
+      vt m = merge(f->an, st[j], loc[j]);
+      if (m != st[j]) st[j] = m, changed = 1;
+    }
+    for (uint32_t j = 0; j < sp; j++) {
+      vt m = merge(f->an, st[f->nloc + j], stk[j]);
+      if (m != st[f->nloc + j]) st[f->nloc + j] = m, changed = 1;
+    }
+    if (!changed) return 0;
+  }
+  if (!t->inq) {
+    t->inq = 1;
+    f->wl[f->nwl++] = k;
+  }
+  return 0;
+}
+
+/* Locals at entry from the descriptor: 'this' (uninitialised in
+** constructors other than Object's), the arguments, then TOP. */
+static int entry_state(fa *f, vt *loc) {
+  cr_an *an = f->an;
+  cr_body *b = f->b;
+  size_t n;
+  const char *desc = cr_cp_utf8(an->c->cp, b->m->desc, &n);
+  const char *name = cr_member_name(an->c, b->m);
+  uint32_t k = 0;
+  for (uint32_t j = 0; j < f->nloc; j++) loc[j] = VT_TOP;
+  if (!(b->m->flags & 0x0008)) {
+    int init = name && strcmp(name, "<init>") == 0 &&
+               an->self != an->object;
+    loc[k++] = init ? VT_UTHIS : VT(CR_VT_OBJECT, an->self);
+  }
+  cr_desc_iter it;
+  const char *ty;
+  size_t tl;
+  int r, err = 0;
+  if (!desc || cr_desc_iter_init(&it, desc, n)) goto bad;
+  while ((r = cr_desc_next(&it, &ty, &tl)) == 1) {
+    vt v = cr_an__desc(an, ty, tl, &err);
+    if (err || k + (VT_IS2(v) ? 2 : 1) > f->nloc) goto bad;
+    loc[k++] = v;
+    if (VT_IS2(v)) loc[k++] = VT_TOP;
+  }
+  if (r == 0) return 0;
+bad:
+  return cr_diag_set(f->d, CR_EFORMAT, -1, "%s: bad method descriptor",
+                     cr_body_where(b));
+}
+
+/* Run block 'k' from its entry state. */
+static int run(fa *f, uint32_t k) {
+  blk *bk = &f->bl[k];
+  memcpy(f->loc, bk->st, f->nloc * sizeof(vt));
+  if (grow(f, bk->depth + 1)) return f->d->code;
+  if (bk->depth) memcpy(f->stk, bk->st + f->nloc, bk->depth * sizeof(vt));
+  f->sp = bk->depth;
+  if (bk->nh) memcpy(f->acc, f->loc, f->nloc * sizeof(vt));
+  cr_insn *i = bk->first;
+  for (;; i = i->next) {
+    if (i->op == CR_OP_LABEL) continue;
+    int rc = exec(f, i);
+    if (rc) return rc;
+    if (f->sp > f->maxsp) f->maxsp = f->sp;
+    if (bk->nh && f->lchanged)
+      for (uint32_t j = 0; j < f->nloc; j++)
+        f->acc[j] = merge(f->an, f->acc[j], f->loc[j]);
+    if (i == bk->last) break;
+  }
+  /* handlers: the merged locals of the range, the exception on the stack */
+  for (uint32_t h = 0; h < bk->nh; h++) {
+    const cr_tcb *t = &f->b->tcb[f->hl[bk->h0 + h]];
+    int32_t id = t->type ? cr_an__class(f->an, t->type)
+                         : (int32_t)f->an->throwable;
+    if (id < 0) return bad(f, t->handler, "bad catch type");
+    vt ex = VT(CR_VT_OBJECT, id);
+    int rc = flow(f, t->handler->aux, f->acc, &ex, 1, i);
+    if (rc) return rc;
+  }
+  if (f->maxsp < 1 && bk->nh) f->maxsp = 1;
+  /* successors */
+  if (i->target) {
+    int rc = flow(f, i->target->aux, f->loc, f->stk, f->sp, i);
+    if (rc) return rc;
+  }
+  if (i->sw) {
+    int rc = flow(f, i->sw->dflt->aux, f->loc, f->stk, f->sp, i);
+    for (uint32_t j = 0; !rc && j < i->sw->n; j++)
+      rc = flow(f, i->sw->targets[j]->aux, f->loc, f->stk, f->sp, i);
+    if (rc) return rc;
+  }
+  if (!(cr_op_info(i->op)->flags & CR_OPF_NOFALL)) {
+    if (k + 1 >= f->nbl)
+      return bad(f, i, "execution falls off the end of the code");
+    return flow(f, k + 1, f->loc, f->stk, f->sp, i);
+  }
+  return 0;
+}
+
+/* --------------------------------------------------------- the results */
+
+/* Collapse 'n' slots into frame items (long/double one item) in 'out';
+** returns the count, trailing TOPs dropped when 'trim'. */
+static int items(fa *f, const vt *s, uint32_t n, int trim, cr_vtype *out,
+                 uint32_t *cnt) {
+  uint32_t k = 0, last = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    vt v = s[j];
+    cr_vtype *o = &out[k++];
+    o->tag = (uint8_t)VT_KIND(v);
+    o->v = 0;
+    if (VT_KIND(v) == CR_VT_OBJECT) {
+      int cp = cr_an__cpclass(f->an, VT_ID(v), f->d);
+      if (cp < 0) return cp;
+      o->v = (uint16_t)cp;
+    } else if (VT_KIND(v) == CR_VT_UNINIT) {
+      o->v = (uint16_t)f->byid[VT_ID(v)]->off;
+    }
+    if (VT_IS2(v)) j++;
+    if (o->tag != CR_VT_TOP) last = k;
+  }
+  *cnt = trim ? last : k;
+  return 0;
+}
+
+/* A label at the start of block 'k' (the end of the code for nbl). */
+static cr_insn *block_label(fa *f, uint32_t k) {
+  cr_insn *l = cr_label_new(f->b);
+  if (!l) return NULL;
+  if (k < f->nbl) {
+    l->off = f->bl[k].first->off;
+    cr_body_insert_before(f->b, f->bl[k].first, l);
+  } else {
+    l->off = f->b->code_len;
+    cr_body_insert_after(f->b, f->b->last, l);
+  }
+  l->aux = k;
+  return l;
+}
+
+/* Cut the dead blocks out of every exception range. */
+static int cut_dead(fa *f) {
+  cr_body *b = f->b;
+  cr_tcb *old = b->tcb;
+  uint32_t n = b->ntcb;
+  b->tcb = NULL;
+  b->ntcb = b->ctcb = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const cr_tcb *t = &old[k];
+    uint32_t s = t->start->aux, e = t->end->aux < f->nbl ? t->end->aux
+                                                         : f->nbl;
+    uint32_t j = s;
+    while (j < e) {
+      while (j < e && !f->bl[j].st) j++;
+      if (j >= e) break;
+      uint32_t r = j;
+      while (r < e && f->bl[r].st) r++;
+      cr_insn *ls = j == s ? t->start : block_label(f, j);
+      cr_insn *le = r == e ? t->end : block_label(f, r);
+      if (!ls || !le) return oom(f);
+      if (cr_body_add_tcb(b, ls, le, t->handler, t->type, f->d))
+        return f->d->code;
+      b->tcb[b->ntcb - 1].orig = t->orig;
+      j = r;
+    }
+  }
+  return 0;
+}
+
+int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
+  *smt = NULL;
+  if (an->c->major < 50 || b->has_jsr)
+    return cr_diag_set(d, CR_EUNSUPPORTED, -1,
+                       "%s: no frames for class version %u or jsr/ret",
+                       cr_body_where(b), an->c->major);
+  fa F, *f = &F;
+  memset(f, 0, sizeof *f);
+  f->an = an;
+  f->b = b;
+  f->d = d;
+  f->nloc = cr_body_max_locals(b);
+  int rc = build_blocks(f);
+  if (rc) return rc;
+  if (f->nbl == 0)
+    return cr_diag_set(d, CR_EFORMAT, -1, "%s: no code", cr_body_where(b));
+  f->loc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
+  f->acc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
+  f->wl = cr_arena_alloc(b->a, f->nbl * sizeof *f->wl);
+  f->byid = cr_arena_calloc(b->a, b->ninsn + 1, sizeof *f->byid);
+  if (!f->loc || !f->acc || !f->wl || !f->byid) return oom(f);
+  for (cr_insn *i = b->first; i; i = i->next) f->byid[i->id] = i;
+  if ((rc = entry_state(f, f->loc)) != 0) return rc;
+  if ((rc = flow(f, 0, f->loc, NULL, 0, b->first)) != 0) return rc;
+  while (f->nwl) {
+    uint32_t k = f->wl[--f->nwl];
+    f->bl[k].inq = 0;
+    if ((rc = run(f, k)) != 0) return rc;
+  }
+  /* dead code: nops and athrow, out of the exception ranges */
+  int dead = 0;
+  for (uint32_t k = 0; k < f->nbl; k++) {
+    if (f->bl[k].st) continue;
+    dead = 1;
+    for (cr_insn *i = f->bl[k].first;; i = i->next) {
+      i->dead = 1;
+      if (i == f->bl[k].last) break;
+    }
+  }
+  if (dead) {
+    if ((rc = cut_dead(f)) != 0) return rc;
+    if (f->maxsp < 1) f->maxsp = 1;
+  }
+  if (f->maxsp > 65535)
+    return cr_diag_set(d, CR_ETOOLARGE, -1, "%s: max_stack %u over 65535",
+                       cr_body_where(b), f->maxsp);
+  b->max_stack = (uint16_t)f->maxsp;
+  b->max_locals = (uint16_t)f->nloc;
+  /* the frames, in order */
+  uint32_t nfr = 0;
+  for (uint32_t k = 0; k < f->nbl; k++) {
+    if (f->bl[k].st ? f->bl[k].fp : (k == 0 || f->bl[k - 1].st)) nfr++;
+  }
+  if (nfr == 0) return 0;
+  cr_xframe *fr = cr_arena_calloc(b->a, nfr + 1, sizeof *fr);
+  cr_vtype *pool = cr_arena_alloc(b->a, (size_t)(nfr + 1) *
+                                  (f->nloc + f->maxsp + 1) * sizeof *pool);
+  if (!fr || !pool) return oom(f);
+  /* fr[0]: the implicit initial frame */
+  entry_state(f, f->loc);
+  uint32_t cnt;
+  fr[0].locals = pool;
+  if ((rc = items(f, f->loc, f->nloc, 1, pool, &cnt)) != 0) return rc;
+  fr[0].nlocals = (uint16_t)cnt;
+  pool += cnt;
+  uint32_t m = 1;
+  for (uint32_t k = 0; k < f->nbl; k++) {
+    blk *bk = &f->bl[k];
+    cr_xframe *x = &fr[m];
+    if (bk->st && bk->fp) {
+      x->off = bk->first->off;
+      x->locals = pool;
+      if ((rc = items(f, bk->st, f->nloc, 1, pool, &cnt)) != 0) return rc;
+      x->nlocals = (uint16_t)cnt;
+      pool += cnt;
+      x->stack = pool;
+      if ((rc = items(f, bk->st + f->nloc, bk->depth, 0, pool, &cnt)) != 0)
+        return rc;
+      x->nstack = (uint16_t)cnt;
+      pool += cnt;
+      m++;
+    } else if (!bk->st && (k == 0 || f->bl[k - 1].st)) {
+      int cp = cr_an__cpclass(an, an->throwable, d);
+      if (cp < 0) return cp;
+      x->off = bk->first->off;
+      x->stack = pool;
+      pool->tag = CR_VT_OBJECT;
+      pool->v = (uint16_t)cp;
+      pool++;
+      x->nstack = 1;
+      m++;
+    }
+  }
+  return cr_an__encode(an, fr, m, smt, b->a, d);
+}

@@ -1,0 +1,479 @@
+/*
+** insn.c -- the opcode table, decoding a Code attribute into the
+** instruction list with labels, and list editing (JVMS 4.7.3, 6.5).
+*/
+#include <string.h>
+
+#include "bc_int.h"
+
+/* ------------------------------------------------------------- opcodes */
+
+#define Q {"?", CR_FMT_BAD, 0, 0, 0}
+#define Q2 Q, Q
+#define Q4 Q2, Q2
+#define Q8 Q4, Q4
+#define Q16 Q8, Q8
+#define Q32 Q16, Q16
+
+_Static_assert(CR_OP__COUNT == 202, "the table below fills 202..256");
+
+const cr_opinfo cr__optab[257] = {
+#define ROW(name, mn, fmt, pop, push, fl) {mn, CR_FMT_##fmt, pop, push, fl},
+    CR_OPCODES(ROW)     /* 0..201 */
+#undef ROW
+    Q32, Q16, Q4,       /* 202..253 */
+    Q2,                 /* 254..255 */
+    {"label", CR_FMT_BAD, 0, 0, 0}
+};
+
+unsigned cr_op_invert(unsigned op) {
+  if (op == CR_OP_IFNULL) return CR_OP_IFNONNULL;
+  if (op == CR_OP_IFNONNULL) return CR_OP_IFNULL;
+  /* ifeq..if_acmpne come in pairs starting at an odd opcode */
+  return (op & 1) ? op + 1 : op - 1;
+}
+
+int cr_insn_local(const cr_insn *i) {
+  unsigned op = i->op;
+  if (op >= CR_OP_ILOAD_0 && op <= CR_OP_ALOAD_3)
+    return (int)((op - CR_OP_ILOAD_0) & 3);
+  if (op >= CR_OP_ISTORE_0 && op <= CR_OP_ASTORE_3)
+    return (int)((op - CR_OP_ISTORE_0) & 3);
+  return i->a;
+}
+
+/* --------------------------------------------------------------- editing */
+
+cr_insn *cr_insn_new(cr_body *b, unsigned op) {
+  cr_insn *i = cr_arena_calloc(b->a, 1, sizeof *i);
+  if (!i) return NULL;
+  i->op = (uint16_t)op;
+  i->id = b->ninsn++;
+  return i;
+}
+
+cr_insn *cr_label_new(cr_body *b) { return cr_insn_new(b, CR_OP_LABEL); }
+
+void cr_body_insert_before(cr_body *b, cr_insn *at, cr_insn *i) {
+  if (!at) {
+    i->prev = b->last;
+    i->next = NULL;
+    if (b->last) b->last->next = i; else b->first = i;
+    b->last = i;
+    return;
+  }
+  i->next = at;
+  i->prev = at->prev;
+  if (at->prev) at->prev->next = i; else b->first = i;
+  at->prev = i;
+}
+
+void cr_body_insert_after(cr_body *b, cr_insn *at, cr_insn *i) {
+  if (!at) {
+    cr_body_insert_before(b, b->first, i);
+    return;
+  }
+  i->prev = at;
+  i->next = at->next;
+  if (at->next) at->next->prev = i; else b->last = i;
+  at->next = i;
+}
+
+void cr_body_remove(cr_body *b, cr_insn *i) {
+  if (i->prev) i->prev->next = i->next; else b->first = i->next;
+  if (i->next) i->next->prev = i->prev; else b->last = i->prev;
+  i->prev = i->next = NULL;
+}
+
+/* Grow arena array '*v' of '*cap' elements of 'sz' bytes to hold 'need'. */
+int cr_bc__grow(cr_arena *a, void **v, uint32_t *cap, uint32_t need,
+                size_t sz) {
+  if (need <= *cap) return 0;
+  uint32_t nc = *cap ? *cap * 2 : 8;
+  while (nc < need) nc *= 2;
+  void *p = cr_arena_realloc(a, *v, (size_t)*cap * sz, (size_t)nc * sz);
+  if (!p) return CR_ENOMEM;
+  *v = p;
+  *cap = nc;
+  return 0;
+}
+
+int cr_body_add_tcb(cr_body *b, cr_insn *start, cr_insn *end,
+                    cr_insn *handler, uint16_t type, cr_diag *d) {
+  if (cr_bc__grow(b->a, (void **)&b->tcb, &b->ctcb, b->ntcb + 1,
+                  sizeof *b->tcb))
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  b->tcb[b->ntcb] = (cr_tcb){start, end, handler, type,
+                             (uint16_t)b->ntcb};
+  b->ntcb++;
+  return 0;
+}
+
+static int add_fix(cr_body *b, uint16_t *field, cr_insn *end,
+                   cr_insn *start) {
+  if (cr_bc__grow(b->a, (void **)&b->fix, &b->cfix, b->nfix + 1,
+                  sizeof *b->fix))
+    return CR_ENOMEM;
+  b->fix[b->nfix++] = (cr_fixup){field, end, start};
+  return 0;
+}
+
+const char *cr_body_where(const cr_body *b) {
+  const char *n = cr_member_name(b->cls, b->m);
+  const char *s = cr_member_desc(b->cls, b->m);
+  if (!n || !s) return "?";
+  size_t k = strlen(n) + strlen(s) + 1;
+  char *p = cr_arena_alloc(b->a, k);
+  if (!p) return n;
+  memcpy(p, n, strlen(n));
+  memcpy(p + strlen(n), s, strlen(s) + 1);
+  return p;
+}
+
+/* NameAndType index of the member or call site entry 'i', or 0. */
+static uint32_t nat_of(const cr_cpool *cp, uint32_t i) {
+  const cr_cpentry *e = cr_cp_get(cp, i);
+  if (!e) return 0;
+  switch (e->tag) {
+  case CR_CP_FIELDREF: case CR_CP_METHODREF: case CR_CP_IMETHODREF:
+  case CR_CP_INVOKEDYNAMIC: case CR_CP_DYNAMIC:
+    return cr_cp_tag(cp, e->b) == CR_CP_NAMEANDTYPE ? e->b : 0;
+  default:
+    return 0;
+  }
+}
+
+const char *cr_insn_desc(const cr_body *b, const cr_insn *i, size_t *len) {
+  uint32_t nat = nat_of(b->cls->cp, (uint32_t)i->a);
+  if (!nat) return NULL;
+  return cr_cp_utf8(b->cls->cp, cr_cp_get(b->cls->cp, nat)->b, len);
+}
+
+const char *cr_insn_name(const cr_body *b, const cr_insn *i, size_t *len) {
+  uint32_t nat = nat_of(b->cls->cp, (uint32_t)i->a);
+  if (!nat) return NULL;
+  return cr_cp_utf8(b->cls->cp, cr_cp_get(b->cls->cp, nat)->a, len);
+}
+
+/* -------------------------------------------------------------- decoding */
+
+static int32_t s4(const uint8_t *p) { return (int32_t)cr_be32(p); }
+
+/*
+** Length of the instruction at 'off' (code of 'n' bytes), or 0 when it is
+** truncated, undefined or badly formed; '*why' then says what is wrong.
+*/
+static uint32_t insn_len(const uint8_t *code, uint32_t off, uint32_t n,
+                         const char **why) {
+  const uint8_t *p = code + off;
+  uint32_t left = n - off;
+  const cr_opinfo *oi = cr_op_info(p[0]);
+  uint32_t k = UINT32_MAX;      /* stays when the operands are cut off */
+  switch (oi->fmt) {
+  case CR_FMT_NONE: k = 1; break;
+  case CR_FMT_LOCAL: case CR_FMT_S1: case CR_FMT_U1: case CR_FMT_CP1:
+    k = 2;
+    break;
+  case CR_FMT_IINC: case CR_FMT_S2: case CR_FMT_CP2: case CR_FMT_BR2:
+    k = 3;
+    break;
+  case CR_FMT_MULTI: k = 4; break;
+  case CR_FMT_IFACE: case CR_FMT_INDY: case CR_FMT_BR4: k = 5; break;
+  case CR_FMT_WIDE:
+    if (left < 2) break;          /* truncated */
+    if (p[1] == CR_OP_IINC) { k = 6; break; }
+    if (cr_op_info(p[1])->fmt != CR_FMT_LOCAL) {
+      *why = "'wide' before an opcode it cannot modify";
+      return 0;
+    }
+    k = 4;
+    break;
+  case CR_FMT_TSWITCH: case CR_FMT_LSWITCH: {
+    uint32_t pad = (4 - ((off + 1) & 3)) & 3;
+    uint32_t h = 1 + pad;
+    if (left < h + (oi->fmt == CR_FMT_TSWITCH ? 12 : 8)) break;
+    if (oi->fmt == CR_FMT_TSWITCH) {
+      int32_t lo = s4(p + h + 4), hi = s4(p + h + 8);
+      if (hi < lo) {
+        *why = "tableswitch high < low";
+        return 0;
+      }
+      uint64_t cnt = (uint64_t)((int64_t)hi - lo + 1);
+      if (cnt > 65536) break;
+      k = h + 12 + (uint32_t)cnt * 4;
+    } else {
+      int32_t np = s4(p + h + 4);
+      if (np < 0 || np > 65536 / 8) {
+        if (np < 0) {
+          *why = "lookupswitch npairs < 0";
+          return 0;
+        }
+        break;
+      }
+      k = h + 8 + (uint32_t)np * 8;
+    }
+    break;
+  }
+  default:
+    *why = "undefined opcode";
+    return 0;
+  }
+  if (k > left) {
+    *why = "instruction runs past the end of the code";
+    return 0;
+  }
+  return k;
+}
+
+typedef struct dec {
+  cr_body *b;
+  const uint8_t *code;
+  uint32_t n;
+  uint8_t *start;       /* 1 at each instruction start, [n] = 1 */
+  cr_insn **lab;        /* hash table offset -> label, 'mask' + 1 slots */
+  uint32_t mask;
+  cr_diag *d;
+} dec;
+
+/* Slot of offset 'off' in the label table (empty or holding it). */
+static uint32_t slot(const dec *x, uint32_t off) {
+  uint32_t k = (off * 0x9E3779B1u) & x->mask;
+  while (x->lab[k] && x->lab[k]->off != off) k = (k + 1) & x->mask;
+  return k;
+}
+
+/* The label at exact offset 'off' (must be an instruction start or the
+** end of the code); NULL with an error otherwise. */
+static cr_insn *label_at(dec *x, int64_t off, uint32_t from,
+                         const char *what) {
+  if (off < 0 || off > x->n || !x->start[off]) {
+    cr_diag_set(x->d, CR_EFORMAT, -1,
+                "%s: %s at offset %u targets %lld, not an instruction "
+                "start", cr_body_where(x->b), what, from, (long long)off);
+    return NULL;
+  }
+  uint32_t k = slot(x, (uint32_t)off);
+  if (!x->lab[k]) {
+    cr_insn *l = cr_label_new(x->b);
+    if (!l) {
+      cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
+      return NULL;
+    }
+    l->off = (uint32_t)off;
+    x->lab[k] = l;
+  }
+  return x->lab[k];
+}
+
+/* The label at 'off' snapped to the start of its instruction (debug
+** tables may point inside one, or past the end). */
+static cr_insn *label_snap(dec *x, uint32_t off) {
+  if (off > x->n) off = x->n;
+  while (!x->start[off]) off--;
+  return label_at(x, off, off, "table entry");
+}
+
+#define LAB(var, off, from, what)                   \
+  do {                                              \
+    if (!((var) = label_at(x, (off), (from), what))) \
+      return x->d->code;                            \
+  } while (0)
+
+/* Decode the instruction at 'off' (length 'k', checked) into 'i'. */
+static int decode_one(dec *x, cr_insn *i, uint32_t off, uint32_t k) {
+  const uint8_t *p = x->code + off;
+  const cr_opinfo *oi = cr_op_info(p[0]);
+  i->off = off;
+  switch (oi->fmt) {
+  case CR_FMT_NONE:
+    if (oi->flags & (CR_OPF_LOAD | CR_OPF_STORE)) i->a = cr_insn_local(i);
+    break;
+  case CR_FMT_LOCAL: i->a = p[1]; break;
+  case CR_FMT_IINC: i->a = p[1]; i->b = (int8_t)p[2]; break;
+  case CR_FMT_S1: i->a = (int8_t)p[1]; break;
+  case CR_FMT_S2: i->a = (int16_t)cr_be16(p + 1); break;
+  case CR_FMT_U1: case CR_FMT_CP1: i->a = p[1]; break;
+  case CR_FMT_CP2: case CR_FMT_INDY: i->a = (int32_t)cr_be16(p + 1); break;
+  case CR_FMT_IFACE: case CR_FMT_MULTI:
+    i->a = (int32_t)cr_be16(p + 1);
+    i->b = p[3];
+    break;
+  case CR_FMT_BR2:
+    LAB(i->target, (int64_t)off + (int16_t)cr_be16(p + 1), off, oi->name);
+    break;
+  case CR_FMT_BR4:
+    LAB(i->target, (int64_t)off + s4(p + 1), off, oi->name);
+    break;
+  case CR_FMT_WIDE:
+    i->op = p[1];
+    i->wide = 1;
+    i->a = (int32_t)cr_be16(p + 2);
+    if (p[1] == CR_OP_IINC) i->b = (int16_t)cr_be16(p + 4);
+    break;
+  case CR_FMT_TSWITCH: case CR_FMT_LSWITCH: {
+    uint32_t h = 1 + ((4 - ((off + 1) & 3)) & 3);
+    cr_switch *sw = cr_arena_calloc(x->b->a, 1, sizeof *sw);
+    if (!sw) return cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
+    i->sw = sw;
+    LAB(sw->dflt, (int64_t)off + s4(p + h), off, oi->name);
+    const uint8_t *t;
+    uint32_t step;
+    if (oi->fmt == CR_FMT_TSWITCH) {
+      sw->low = s4(p + h + 4);
+      sw->n = (k - h - 12) / 4;
+      t = p + h + 12;
+      step = 4;
+    } else {
+      sw->n = (uint32_t)s4(p + h + 4);
+      t = p + h + 8;
+      step = 8;
+      sw->keys = cr_arena_alloc(x->b->a, (sw->n ? sw->n : 1) * 4);
+    }
+    sw->targets = cr_arena_alloc(x->b->a,
+                                 (sw->n ? sw->n : 1) * sizeof(cr_insn *));
+    if (!sw->targets || (step == 8 && !sw->keys))
+      return cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
+    for (uint32_t j = 0; j < sw->n; j++, t += step) {
+      if (step == 8) sw->keys[j] = s4(t);
+      LAB(sw->targets[j], (int64_t)off + s4(t + step - 4), off, oi->name);
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  if (i->op == CR_OP_JSR || i->op == CR_OP_JSR_W || i->op == CR_OP_RET)
+    x->b->has_jsr = 1;
+  return 0;
+}
+
+/* Labels for the offsets of LineNumberTable, LocalVariable(Type)Table and
+** type annotations in the Code's attributes. */
+static int bind_attrs(dec *x, cr_code *code) {
+  cr_body *b = x->b;
+  for (uint32_t k = 0; k < code->attrs.n; k++) {
+    cr_attr *at = &code->attrs.v[k];
+    switch (at->kind) {
+    case CR_ATTR_LINENUMBERTABLE:
+      for (uint32_t j = 0; j < at->u.lines->n; j++) {
+        cr_linenum *ln = &at->u.lines->v[j];
+        cr_insn *l = label_snap(x, ln->pc);
+        if (!l || add_fix(b, &ln->pc, l, NULL)) goto oom;
+      }
+      break;
+    case CR_ATTR_LOCALVARIABLETABLE: case CR_ATTR_LOCALVARIABLETYPETABLE:
+      for (uint32_t j = 0; j < at->u.vars->n; j++) {
+        cr_localvar *v = &at->u.vars->v[j];
+        cr_insn *s = label_snap(x, v->start);
+        cr_insn *e = label_snap(x, (uint32_t)v->start + v->len);
+        if (!s || !e || add_fix(b, &v->start, s, NULL) ||
+            add_fix(b, &v->len, e, s))
+          goto oom;
+      }
+      break;
+    case CR_ATTR_RVTYPEANNOTATIONS: case CR_ATTR_RITYPEANNOTATIONS:
+      for (uint32_t j = 0; j < at->u.tannots->n; j++) {
+        cr_typeannot *ta = &at->u.tannots->v[j];
+        if (ta->target == 0x40 || ta->target == 0x41) {
+          for (uint32_t q = 0; q < ta->nlv; q++) {
+            cr_lvtarget *lv = &ta->lv[q];
+            cr_insn *s = label_snap(x, lv->start);
+            cr_insn *e = label_snap(x, (uint32_t)lv->start + lv->len);
+            if (!s || !e || add_fix(b, &lv->start, s, NULL) ||
+                add_fix(b, &lv->len, e, s))
+              goto oom;
+          }
+        } else if (ta->target == 0x42) {
+          if (cr_bc__grow(b->a, (void **)&b->catch_fix, &b->ccatch,
+                          b->ncatch + 1, sizeof *b->catch_fix))
+            goto oom;
+          b->catch_fix[b->ncatch++] = &ta->a;
+        } else if (ta->target >= 0x43 && ta->target <= 0x4B) {
+          cr_insn *l = label_snap(x, ta->a);
+          if (!l || add_fix(b, &ta->a, l, NULL)) goto oom;
+        }
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  return 0;
+oom:
+  return x->d->code ? x->d->code
+                    : cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
+}
+
+int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
+                   cr_diag *d) {
+  cr_code *code = cr_member_code(m);
+  if (!code) return cr_diag_set(d, CR_EUSAGE, -1, "method has no code");
+  cr_body *b = cr_arena_calloc(a, 1, sizeof *b);
+  if (!b) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  b->cls = c;
+  b->m = m;
+  b->code = code;
+  b->a = a;
+  b->max_stack = code->max_stack;
+  b->max_locals = code->max_locals;
+  uint32_t n = code->code_len, count = 0;
+  dec x = {b, code->code, n, NULL, NULL, 0, d};
+  x.start = cr_arena_calloc(a, n + 1, 1);
+  if (!x.start) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  /* pass 1: instruction boundaries */
+  for (uint32_t off = 0; off < n; count++) {
+    const char *why = "?";
+    uint32_t k = insn_len(code->code, off, n, &why);
+    if (!k)
+      return cr_diag_set(d, CR_EFORMAT, -1, "%s: offset %u: %s (opcode %u)",
+                         cr_body_where(b), off, why, code->code[off]);
+    x.start[off] = 1;
+    off += k;
+  }
+  x.start[n] = 1;
+  /* the nodes in one block, in order; labels hashed by offset */
+  uint32_t size = 16;
+  while (size < 2 * (count + 1)) size *= 2;
+  x.mask = size - 1;
+  x.lab = cr_arena_calloc(a, size, sizeof *x.lab);
+  cr_insn *v = cr_arena_calloc(a, count ? count : 1, sizeof *v);
+  if (!x.lab || !v) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  /* pass 2: instructions and branch labels */
+  uint32_t off = 0;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t len = 1;
+    while (!x.start[off + len]) len++;
+    cr_insn *i = &v[k];
+    i->op = code->code[off];
+    i->id = b->ninsn++;
+    int rc = decode_one(&x, i, off, len);
+    if (rc) return rc;
+    off += len;
+  }
+  /* the exception table */
+  for (uint32_t k = 0; k < code->nexc; k++) {
+    cr_exc *e = &code->exc[k];
+    cr_insn *s, *en, *h;
+    if (!(s = label_at(&x, e->start, e->start, "exception range start")) ||
+        !(en = label_at(&x, e->end, e->end, "exception range end")) ||
+        !(h = label_at(&x, e->handler, e->handler, "exception handler")))
+      return d->code;
+    if (e->start >= e->end || e->handler >= n)
+      return cr_diag_set(d, CR_EFORMAT, -1,
+                         "%s: exception entry %u: bad range %u..%u handler "
+                         "%u", cr_body_where(b), k, e->start, e->end,
+                         e->handler);
+    if (cr_body_add_tcb(b, s, en, h, e->catch_type, d)) return d->code;
+  }
+  int rc = bind_attrs(&x, code);
+  if (rc) return rc;
+  /* link, every label before its instruction */
+  for (uint32_t k = 0; k <= count; k++) {
+    uint32_t o = k < count ? v[k].off : n;
+    cr_insn *l = x.lab[slot(&x, o)];
+    if (l) cr_body_insert_before(b, NULL, l);
+    if (k < count) cr_body_insert_before(b, NULL, &v[k]);
+  }
+  *out = b;
+  return 0;
+}
