@@ -11,6 +11,7 @@
 
 #include "cccp/classfile.h"
 #include "cccp/io.h"
+#include "cccp/typeinfo.h"
 #include "cccp/util.h"
 
 /* Exit statuses (documented in man/cccp-rewrite.1). */
@@ -25,7 +26,8 @@ typedef enum cli_mode {
   MODE_NONE,
   MODE_IDENTITY,        /* parse and write back every class */
   MODE_COPY,            /* copy every entry without parsing */
-  MODE_ANALYZE          /* hierarchy and overloadability analysis only */
+  MODE_ANALYZE,         /* hierarchy and overloadability analysis only */
+  MODE_REENCODE         /* every method through the IR, frames recomputed */
 } cli_mode;
 
 typedef struct cli_opts {
@@ -47,6 +49,7 @@ typedef struct cli_opts {
   const char *report;       /* --report FILE.xml */
   const char *emit_summary; /* --emit-summary FILE */
   int print_policy;         /* --print-policy */
+  int stress;               /* --stress-probes (test only) */
 } cli_opts;
 
 /* One entry to process: input 'in', entry index 'idx', output unit. */
@@ -74,6 +77,7 @@ typedef struct cli_plan {
 /* Statistics gathered by the run. */
 typedef struct cli_stats {
   size_t entries, classes, lenient_copies, skipped_dups;
+  size_t methods_unchanged, missing_types;
   uint64_t bytes_in, bytes_out;
 } cli_stats;
 
@@ -82,8 +86,20 @@ typedef struct cli_stats {
 ** in plan order and '*exit_code' the status to exit with; nothing is left
 ** at any output path. Returns 0 on success.
 */
-int cli_run(const cli_opts *o, const cli_plan *p, cli_stats *st,
-            int *exit_code, cr_diag *d);
+int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
+            cli_stats *st, int *exit_code, cr_diag *d);
+
+/*
+** A set of strings (copied), for warn-once bookkeeping and duplicate
+** entry names. Not thread-safe; callers lock. Transparent.
+*/
+typedef struct cli_names {
+  char **slots;
+  size_t cap, n;
+} cli_names;
+/* Insert a copy of 'name'; returns 1 if new, 0 if present (or no memory). */
+int cli_names_add(cli_names *s, const char *name);
+void cli_names_free(cli_names *s);
 
 /*
 ** First pass: parse every class entry of 'ins' with 'jobs' threads and

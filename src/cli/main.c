@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cccp/hier.h"
 #include "cccp/policy.h"
 #include "cli.h"
 
@@ -31,6 +32,10 @@ static const char usage_text[] =
     "                         (each class is checked to round-trip\n"
     "                         byte-identically)\n"
     "      --copy             copy every entry without parsing (I/O floor)\n"
+    "      --reencode         decode every method into the instruction IR,\n"
+    "                         re-encode it and recompute its frames\n"
+    "      --stress-probes    test only: --reencode, plus a probe at every\n"
+    "                         basic block and wide branches everywhere\n"
     "      --analyze          build the class hierarchy of the inputs and\n"
     "                         decide which methods are overloadable and\n"
     "                         wrappable; no -o needed (see --report)\n"
@@ -172,60 +177,11 @@ static cli_unit *add_unit(planner *pl, const char *path, const char *label) {
   return u;
 }
 
-/*
-** Name set per unit, to skip duplicate entry names when several inputs
-** are merged into one jar (the first one wins, as with 'jar').
-*/
-typedef struct nameset {
-  const char **slots;
-  size_t cap, n;
-} nameset;
-
-static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
-
-/* Insert 'name'; returns 0 if it was already present. */
-static int nameset_add(nameset *s, const char *name) {
-  if (2 * (s->n + 1) > s->cap) {
-    size_t ncap = s->cap ? s->cap * 2 : 1024;
-    const char **ns = cr_calloc(ncap, sizeof *ns);
-    if (!ns) {
-      fputs("cccp-rewrite: out of memory\n", stderr);
-      exit(EXIT_OUTPUT);
-    }
-    for (size_t i = 0; i < s->cap; i++)
-      if (s->slots[i]) {
-        size_t j = hash_str(s->slots[i]) & (ncap - 1);
-        while (ns[j]) j = (j + 1) & (ncap - 1);
-        ns[j] = s->slots[i];
-      }
-    cr_free(s->slots);
-    s->slots = ns;
-    s->cap = ncap;
-  }
-  size_t j = hash_str(name) & (s->cap - 1);
-  while (s->slots[j]) {
-    if (strcmp(s->slots[j], name) == 0) return 0;
-    j = (j + 1) & (s->cap - 1);
-  }
-  s->slots[j] = name;
-  s->n++;
-  return 1;
-}
-
-static void nameset_clear(nameset *s) {
-  cr_free(s->slots);
-  memset(s, 0, sizeof *s);
-}
-
-static void add_task(planner *pl, nameset *names, cli_stats *st,
+static void add_task(planner *pl, cli_names *names, cli_stats *st,
                      cr_input *in, size_t idx, const char *unit_path) {
   cr_entry_info info;
   cr_input_info(in, idx, &info);
-  if (!nameset_add(names, info.name)) {
+  if (!cli_names_add(names, info.name)) {
     if (!info.is_dir) {
       cli_warn("%s: %s: duplicate entry in %s, first one kept",
                cr_input_path(in), info.name, unit_path);
@@ -245,7 +201,7 @@ static void add_task(planner *pl, nameset *names, cli_stats *st,
 }
 
 /* Start the output unit for 'in' (or one module of it) inside -o DIR. */
-static void open_dir_unit(planner *pl, nameset *names, const cli_opts *o,
+static void open_dir_unit(planner *pl, cli_names *names, const cli_opts *o,
                           const cr_input *in, const char *module) {
   char name[PATH_MAX], path[PATH_MAX * 2];
   unit_name(name, sizeof name, in, module);
@@ -256,7 +212,7 @@ static void open_dir_unit(planner *pl, nameset *names, const cli_opts *o,
       usage_error("two inputs would both be written to '%s'", path);
   cli_unit *u = add_unit(pl, path, NULL);
   u->label = xstrdup(name);
-  nameset_clear(names);
+  cli_names_free(names);
 }
 
 /* True if 'a' and 'b' name the same existing file. */
@@ -328,12 +284,14 @@ int main(int argc, char **argv) {
   enum {
     OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
     OPT_MAXENTRY, OPT_CLASSPATH, OPT_POLICY, OPT_PRINT_POLICY, OPT_REPORT,
-    OPT_EMIT_SUMMARY, OPT_SUMMARY
+    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS
   };
   static const struct option longopts[] = {
       {"identity", no_argument, NULL, OPT_IDENTITY},
       {"copy", no_argument, NULL, OPT_COPY},
       {"analyze", no_argument, NULL, OPT_ANALYZE},
+      {"reencode", no_argument, NULL, OPT_REENCODE},
+      {"stress-probes", no_argument, NULL, OPT_STRESS},
       {"classpath", required_argument, NULL, OPT_CLASSPATH},
       {"policy", required_argument, NULL, OPT_POLICY},
       {"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
@@ -363,10 +321,14 @@ int main(int argc, char **argv) {
     switch (c) {
     case OPT_IDENTITY:
     case OPT_COPY:
-    case OPT_ANALYZE: {
+    case OPT_ANALYZE:
+    case OPT_REENCODE:
+    case OPT_STRESS: {
       cli_mode m = c == OPT_IDENTITY ? MODE_IDENTITY
                    : c == OPT_COPY   ? MODE_COPY
-                                     : MODE_ANALYZE;
+                   : c == OPT_ANALYZE ? MODE_ANALYZE
+                                     : MODE_REENCODE;
+      if (c == OPT_STRESS) o.stress = 1;
       if (o.mode != MODE_NONE && o.mode != m)
         usage_error("%s", "only one mode may be given");
       o.mode = m;
@@ -483,7 +445,8 @@ int main(int argc, char **argv) {
   /* Whole-program facts, when the mode or an option needs them. */
   cli_whole whole;
   memset(&whole, 0, sizeof whole);
-  int need_whole = o.mode == MODE_ANALYZE || o.emit_summary;
+  int need_whole =
+      o.mode == MODE_ANALYZE || o.mode == MODE_REENCODE || o.emit_summary;
   if (need_whole) {
     if (cli_whole_build(&o, ins, (size_t)ninputs, cp, o.nclasspath, &whole,
                         &status, &d)) {
@@ -515,7 +478,7 @@ int main(int argc, char **argv) {
   memset(&pl, 0, sizeof pl);
   cli_stats st;
   memset(&st, 0, sizeof st);
-  nameset names;
+  cli_names names;
   memset(&names, 0, sizeof names);
   if (!out_is_dir) {
     char label[PATH_MAX];
@@ -543,7 +506,7 @@ int main(int argc, char **argv) {
       }
     }
   }
-  nameset_clear(&names);
+  cli_names_free(&names);
 
   /* Never overwrite an input. */
   for (size_t u = 0; u < pl.p.nunits; u++)
@@ -552,7 +515,9 @@ int main(int argc, char **argv) {
         usage_error("refusing to overwrite input '%s'", pl.p.units[u].path);
 
   double t0 = now();
-  int rc = cli_run(&o, &pl.p, &st, &status, &d);
+  cr_typeinfo ti;
+  if (whole.h) ti = cr_hier_typeinfo(whole.h);
+  int rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, &st, &status, &d);
   double dt = now() - t0;
   if (rc == 0 && need_whole) rc = cli_whole_outputs(&o, &whole, &status, &d);
   cli_whole_free(&whole);
@@ -567,6 +532,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cccp-rewrite: wrote %s (%zu entries)\n",
                 pl.p.units[u].path, pl.p.units[u].count);
     }
+    if (st.methods_unchanged)
+      fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",
+              st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");
     fprintf(stderr,
             "cccp-rewrite: %d input%s, %zu entries (%zu classes, %.1f MB); "
             "wrote %zu file%s (%.1f MB) in %.2f s with %d thread%s\n",

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cccp/analysis.h"
 #include "cccp/classfile.h"
 #include "cli.h"
 
@@ -35,6 +36,9 @@ typedef struct slot {
 
 typedef struct run {
   const cli_opts *o;
+  const cr_typeinfo *ti;    /* hierarchy for frame joins, or NULL */
+  cli_stats *st;
+  cli_names missing;        /* types frames had to treat as Object */
   const cli_plan *p;
   pthread_mutex_t mu;
   pthread_cond_t cv_work;   /* a window slot became free, or stop */
@@ -51,25 +55,70 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
+/* What a worker is doing, for messages from callbacks. */
+typedef struct work_ctx {
+  run *r;
+  const char *file, *entry;
+} work_ctx;
+
+/* Remember a type the frame computation did not find (thread-safe). */
+static void note_missing(void *ctx, const char *name) {
+  run *r = ctx;
+  pthread_mutex_lock(&r->mu);
+  cli_names_add(&r->missing, name);
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* A method left unchanged: warn now, naming entry, class and method. */
+static void method_failed(void *ctx, const cr_class *c, const cr_member *m,
+                          const cr_diag *md) {
+  work_ctx *w = ctx;
+  char msg[2048];
+  (void)c;
+  (void)m;
+  cr_diag_format(md, msg, sizeof msg);
+  cli_warn("%s: %s: %s; method left unchanged", w->file, w->entry, msg);
+  pthread_mutex_lock(&w->r->mu);
+  w->r->st->methods_unchanged++;
+  pthread_mutex_unlock(&w->r->mu);
+}
+
 /*
 ** Transform the bytes of one class according to the mode. In identity
 ** mode the class is parsed and written back, and the result must equal the
-** input: the writer is checked on every class it touches.
+** input: the writer is checked on every class it touches. In re-encode
+** mode every method goes through the instruction IR and gets new frames.
 */
-static int transform(const cli_opts *o, const uint8_t *in, size_t len,
+static int transform(run *r, work_ctx *w, const uint8_t *in, size_t len,
                      uint8_t **out, size_t *outlen, cr_diag *d) {
+  const cli_opts *o = r->o;
   *out = NULL;
   *outlen = 0;
-  if (o->mode != MODE_IDENTITY) return 0;
+  if (o->mode != MODE_IDENTITY && o->mode != MODE_REENCODE) return 0;
   cr_arena *a = cr_arena_new();
   if (!a) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   cr_class *c;
   cr_buf b;
   cr_buf_init(&b);
   int rc = cr_cf_parse(&c, a, in, len, d);
+  if (rc == 0 && o->mode == MODE_REENCODE) {
+    cr_reencode_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.env.ti = r->ti;
+    ro.env.missing = note_missing;
+    ro.env.ctx = r;
+    ro.flags = o->stress ? CR_REENCODE_STRESS : 0;
+    ro.failed = method_failed;
+    ro.ctx = w;
+    cr_diag md;
+    cr_diag_clear(&md);
+    int mrc = cr_reencode(c, &ro, &md);
+    if (mrc == CR_ENOMEM) rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  }
   if (rc == 0) rc = cr_cf_write(&b, c, d);
   if (rc == 0 && b.err) rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
-  if (rc == 0 && (b.len != len || memcmp(b.data, in, len) != 0))
+  if (rc == 0 && o->mode == MODE_IDENTITY &&
+      (b.len != len || memcmp(b.data, in, len) != 0))
     rc = cr_diag_set(d, CR_EUNSUPPORTED, -1,
                      "class does not round-trip unchanged (%zu bytes in, "
                      "%zu out)", len, b.len);
@@ -97,7 +146,8 @@ static void work(run *r, size_t t, slot *s) {
   s->in_len = len;
   s->is_class = !info.is_dir && ends_with(info.name, ".class");
   if (s->is_class) {
-    s->rc = transform(r->o, data, len, &out, &outlen, &s->d);
+    work_ctx w = {r, cr_input_path(task->in), info.name};
+    s->rc = transform(r, &w, data, len, &out, &outlen, &s->d);
     if (s->rc) cr_diag_where(&s->d, cr_input_path(task->in), info.name);
     if (s->rc && r->o->lenient &&
         (s->rc == CR_EFORMAT || s->rc == CR_EUNSUPPORTED)) {
@@ -172,12 +222,14 @@ static void free_slot(slot *s) {
   s->raw = NULL;
 }
 
-int cli_run(const cli_opts *o, const cli_plan *p, cli_stats *st,
-            int *exit_code, cr_diag *d) {
+int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
+            cli_stats *st, int *exit_code, cr_diag *d) {
   run r;
   memset(&r, 0, sizeof r);
   r.o = o;
   r.p = p;
+  r.ti = ti;
+  r.st = st;
   r.window = (size_t)o->jobs * 8;
   int nthreads = o->jobs, started = 0, rc = 0;
   pthread_t *th = cr_calloc((size_t)nthreads, sizeof *th);
@@ -284,6 +336,16 @@ joined:
     }
     cr_free(single[ui]);
   }
+  size_t nmiss = r.missing.n, shown = 0;
+  for (size_t i = 0; i < r.missing.cap && shown < 10; i++)
+    if (r.missing.slots[i]) {
+      cli_warn("type %s not found: frames join it as java/lang/Object "
+               "(add it with --classpath)", r.missing.slots[i]);
+      shown++;
+    }
+  if (nmiss > shown) cli_warn("%zu more types not found", nmiss - shown);
+  st->missing_types = nmiss;
+  cli_names_free(&r.missing);
   pthread_cond_destroy(&r.cv_done);
   pthread_cond_destroy(&r.cv_work);
   pthread_mutex_destroy(&r.mu);

@@ -106,7 +106,7 @@ int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
     cr_diag_where(d, o->emit_summary, NULL);
     return rc;
   }
-  if (o->verbose >= 0) {
+  if (o->mode == MODE_ANALYZE ? o->verbose >= 0 : o->verbose > 0) {
     char buf[2048];
     cr_hier_summary(w->h, buf, sizeof buf);
     fprintf(stderr, "cccp-rewrite: %s\n", buf);
