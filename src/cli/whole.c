@@ -4,7 +4,10 @@
 ** (library), loaded summaries, the overloadability analysis, and its
 ** outputs (report, summary file).
 */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cccp/hier.h"
@@ -15,6 +18,7 @@ typedef struct addctx {
   cr_hier *h;
   cr_input **all;       /* inputs, then class-path entries */
   size_t nall, ninstr;
+  size_t base;          /* order index of all[0] */
 } addctx;
 
 static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
@@ -23,7 +27,59 @@ static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
   size_t k = 0;
   while (k < x->nall && x->all[k] != in) k++;
   return cr_hier_add_class(x->h, c, k < x->ninstr,
-                           (uint64_t)k << 32 | (uint64_t)idx, d);
+                           (uint64_t)(x->base + k) << 32 | (uint64_t)idx, d);
+}
+
+/*
+** The JDK whose classes complete the hierarchy when neither the inputs,
+** the class path nor a summary hold java/lang/Object: $JAVA_HOME, else
+** the 'java' found on PATH. Writes its lib/modules path to 'out'.
+*/
+static int find_default_jdk(char *out, size_t outsz) {
+  cr_diag d;
+  const char *home = getenv("JAVA_HOME");
+  cr_diag_clear(&d);
+  if (home && *home && cr_jdk_modules_path(out, outsz, home, &d) == 0)
+    return 0;
+  const char *path = getenv("PATH");
+  if (!path) return -1;
+  char buf[PATH_MAX], real[PATH_MAX];
+  for (const char *p = path; *p;) {
+    const char *colon = strchr(p, ':');
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    snprintf(buf, sizeof buf, "%.*s/java", (int)n, p);
+    p += n + (colon ? 1 : 0);
+    if (access(buf, X_OK) != 0 || !realpath(buf, real)) continue;
+    char *slash = strrchr(real, '/');          /* .../bin/java */
+    if (!slash) continue;
+    *slash = '\0';
+    slash = strrchr(real, '/');
+    if (!slash) continue;
+    *slash = '\0';                             /* JDK home */
+    cr_diag_clear(&d);
+    if (cr_jdk_modules_path(out, outsz, real, &d) == 0) return 0;
+  }
+  return -1;
+}
+
+static int add_default_jdk(const cli_opts *o, cr_hier *h, size_t order,
+                           cr_diag *d) {
+  char img[PATH_MAX];
+  if (find_default_jdk(img, sizeof img) != 0) {
+    cli_warn("no JDK among the inputs and none found through JAVA_HOME or "
+             "PATH: give one with --classpath");
+    return 0;
+  }
+  if (o->verbose > 0)
+    fprintf(stderr, "cccp-rewrite: library classes from %s (--classpath "
+            "chooses another JDK)\n", img);
+  cr_input *in;
+  int rc = cr_input_open(&in, img, d);
+  if (rc) return rc;
+  addctx x = {h, &in, 1, 0, order};
+  rc = cli_scan(&in, 1, o->jobs, add_one, &x, d);
+  cr_input_close(in);
+  return rc;
 }
 
 int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
@@ -53,10 +109,14 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   }
   memcpy(all, ins, nins * sizeof *all);
   if (ncp) memcpy(all + nins, cp, ncp * sizeof *all);
-  addctx x = {w->h, all, nall, nins};
+  addctx x = {w->h, all, nall, nins, 0};
   rc = cli_scan(all, nall, o->jobs, add_one, &x, d);
   cr_free(all);
   if (rc) goto fail;
+
+  if (!cr_hier_class(w->h, "java/lang/Object") &&
+      (rc = add_default_jdk(o, w->h, nall, d)))
+    goto fail;
 
   rc = cr_hier_link(w->h, d);
   if (rc) goto fail;

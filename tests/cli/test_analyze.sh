@@ -48,7 +48,12 @@ expect_exit 1 "truncated summary is bad input" "$REWRITE" --analyze "$EX" --summ
 expect_match "trunc.sum" "message names the summary" "$err"
 
 echo "-- library classes"
-expect_exit 0 "app alone warns about missing supertypes" "$REWRITE" --analyze "$EX"
+expect_exit 0 "app alone takes library classes from the JDK on PATH" "$REWRITE" -v --analyze "$EX"
+expect_match "library classes from .*/lib/modules" "the JDK used is named with -v" "$err"
+expect_match " 0 missing" "nothing missing with the default JDK" "$err"
+expect_exit 0 "without any JDK, missing supertypes are warned about" \
+  env -u JAVA_HOME PATH=/nonexistent "$REWRITE" --analyze "$EX"
+expect_match "no JDK among the inputs" "no JDK found is reported" "$err"
 expect_match "java/lang/Object not found" "missing class named" "$err"
 expect_exit 0 "app with the JDK on the class path" "$REWRITE" --analyze "$EX" --classpath "$JDK17" --report "$T/app.xml"
 expect_match " 0 missing" "nothing missing with --classpath" "$err"
