@@ -38,6 +38,10 @@ LIB       := $(BUILD)/libcccp.a
 BINDIR    ?= bin
 BIN       := $(BINDIR)/cccp-rewrite
 
+# The Java runtime (class version 52), shipped as cccp-rt.jar.
+RT_SRC    := $(sort $(shell find runtime-java -name '*.java' 2>/dev/null))
+RT_JAR    := $(BUILD)/cccp-rt.jar
+
 # Test tools (C programs used by the shell suites).
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
@@ -53,7 +57,7 @@ FIXTURE_STAMP := $(BUILD)/fixtures/.stamp
 JAVAC     ?= javac
 
 .PHONY: all check unit headers asan install clean bench fixtures deps demo tools
-all: $(BIN)
+all: $(BIN) $(RT_JAR)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -83,6 +87,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MF $@.d -o $@ $< $(LIB) $(LIBS)
 tools: $(TOOL_BIN)
+
+$(RT_JAR): $(RT_SRC)
+	@rm -rf $(BUILD)/rt-classes
+	@mkdir -p $(BUILD)/rt-classes
+	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options -d $(BUILD)/rt-classes $(RT_SRC),true)
+	$(JAR) --create --file $@ -C $(BUILD)/rt-classes .
 
 $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	@rm -rf $(BUILD)/examples/wordfreq-classes
