@@ -158,6 +158,7 @@ clean:
 
 # Optional fragments owned by test suites (fuzzing, verification).
 -include tests/fuzz/fuzz.mk
+-include tests/verify/verify.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTUTIL_OBJ:.o=.d) \
   $(TOOL_BIN:=.d) \

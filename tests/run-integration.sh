@@ -3,14 +3,21 @@
 set -u
 cd "$(dirname "$0")/.."
 total_p=0; total_f=0
-for s in tests/cli/*.sh tests/roundtrip/*.sh; do
-  echo "== $s"
+# A suite may be given as FILE:MODE; MODE goes to the verification suite.
+suites=(tests/cli/*.sh tests/roundtrip/*.sh
+        tests/verify/test_verify.sh:--reencode
+        tests/verify/test_verify.sh:--stress-probes)
+for s in tests/cct/*.sh tests/hostile/*.sh; do [ -f "$s" ] && suites+=("$s"); done
+for entry in "${suites[@]}"; do
+  s=${entry%%:*}; mode=""
+  [ "$s" != "$entry" ] && mode=${entry#*:}
+  echo "== $s $mode"
   log=$(mktemp)
-  bash "$s" 2>&1 | tee "$log"
+  CCCP_VERIFY_MODE=$mode bash "$s" 2>&1 | tee "$log"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   rm -f "$log"
   if [ -z "$line" ]; then
-    echo "suite $s did not finish"; total_f=$((total_f + 1)); continue
+    echo "suite $entry did not finish"; total_f=$((total_f + 1)); continue
   fi
   total_p=$((total_p + $(echo "$line" | cut -d' ' -f1)))
   total_f=$((total_f + $(echo "$line" | cut -d' ' -f3)))

@@ -1,0 +1,375 @@
+#!/usr/bin/env bash
+# HotSpot's own verifier, and ASM's on a sample, judge cccp-rewrite outputs.
+#
+# For each JDK (17; 25 when installed) the whole class library is rewritten
+# with --jdk, then every class of every module is loaded and linked (so
+# verified) on that same JDK with the rewritten module jars patched in
+# (--patch-module, -XX:+BytecodeVerificationLocal so that boot classes are
+# verified too, -Xshare:off) and compared with the same run on the
+# unmodified JDK: only NEW failures count. The same for every jar under
+# /usr/share/java (one child-first loader per jar, the other jars as
+# dependencies). A self-test first proves that broken classes are caught.
+#
+# Environment:
+#   CCCP_VERIFY_MODE       rewrite mode to judge (default --identity; e.g.
+#                          --reencode, --stress-probes). A mode cccp-rewrite
+#                          rejects is skipped with a message.
+#   CCCP_VERIFY_ASM_EVERY  ASM checks one class in N (default 20; 1 = all)
+#   CCCP_VERIFY_JARS       directory of application jars (default /usr/share/java)
+#   CCCP_VERIFY_CP         extra jars (colon-separated) the rewritten
+#                          application jars may need (e.g. a probe runtime)
+#   CCCP_VERIFY_JVM_OPTS   extra options for the JVMs that run rewritten code
+#   CCCP_VERIFY_KEEP=1     keep the work directory (results, logs) and print it
+#   CCCP_REWRITE           cccp-rewrite binary (default bin/cccp-rewrite)
+#   JDK17, JDK25           JDK homes (default: the ones under /usr/lib/jvm)
+set -u
+export LC_ALL=C   # one sort order for module and jar lists
+source "$(dirname "$0")/../lib.sh"
+
+MODE=${CCCP_VERIFY_MODE:---identity}
+REWRITE=${CCCP_REWRITE:-$REWRITE}
+EVERY=${CCCP_VERIFY_ASM_EVERY:-20}
+JARDIR=${CCCP_VERIFY_JARS:-/usr/share/java}
+EXTRA_OPTS=${CCCP_VERIFY_JVM_OPTS:-}
+JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+if [ -z "${JDK25:-}" ]; then
+  for d in /usr/lib/jvm/*25*; do [ -x "$d/bin/java" ] && JDK25=$d && break; done
+fi
+JDK25=${JDK25:-}
+HERE="$ROOT/tests/verify"
+ASMCP=""
+for a in asm asm-tree asm-analysis asm-util; do
+  [ -f "/usr/share/java/$a.jar" ] && ASMCP="$ASMCP${ASMCP:+:}/usr/share/java/$a.jar"
+done
+[ "$(echo "$ASMCP" | tr : '\n' | grep -c .)" -eq 4 ] || ASMCP=""
+
+T=$(mktemp -d)
+if [ "${CCCP_VERIFY_KEEP:-0}" = 1 ]; then trap 'echo "work directory kept: $T"' EXIT
+else trap 'rm -rf "$T"' EXIT; fi
+mkdir -p "$T/logs"
+CLS="$T/cls"
+VOPT="-XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal -Xshare:off"
+START=$SECONDS
+
+# run LOG CMD...: runs CMD with its output in $T/logs/LOG; returns its status.
+run() {
+  local log="$T/logs/$1"; shift
+  "$@" >"$log" 2>&1
+}
+# run_pair LOG1 LOG2 -- CMD1... -- CMD2...: both at once (2 cores: the
+# baseline and the rewritten run of each check go side by side); sets
+# rc1 and rc2.
+run_pair() {
+  local log1=$1 log2=$2; shift 3
+  local a=()
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  run "$log1" "${a[@]}" & local pid=$!
+  run "$log2" "$@"; rc2=$?
+  wait $pid; rc1=$?
+}
+# show LOG: the end of a log, indented (after a failure).
+show() { grep -v "module-info.class ignored in patch\|Using incubator modules" "$T/logs/$1" | tail -${2:-12} | sed 's/^/       /'; }
+
+# summary FILE: the "compare:" line of a compare log.
+summary() { grep '^compare:' "$T/logs/$1" | tail -1; }
+count_new() { summary "$1" | sed -n 's/.* \([0-9][0-9]*\) new failures.*/\1/p'; }
+count_base() { summary "$1" | sed -n 's/.*, \([0-9][0-9]*\) baseline failures.*/\1/p'; }
+
+# compare_ok WHAT BASE NEW LOG: passes when NEW has no failure BASE lacks.
+compare_ok() {
+  local what=$1 base=$2 new=$3 log=$4
+  if run "$log" "$JAVA17" -cp "$CLS" LinkCheck compare "$base" "$new"; then
+    pass "$what: $(summary "$log" | sed 's/^compare: //')"
+  else
+    fail "$what: $(summary "$log" | sed 's/^compare: //')"
+    grep -v '^compare:' "$T/logs/$log" | head -40 | cut -c1-400 | sed 's/^/       /'
+  fi
+}
+
+JAVA17="$JDK17/bin/java"
+echo "-- harness ($MODE)"
+if ! [ -x "$JAVA17" ]; then
+  fail "JDK 17 at $JDK17 (needed to build and run the harness)"; finish; exit
+fi
+if [ -z "$ASMCP" ]; then
+  echo "  skip ASM checks: no asm, asm-tree, asm-analysis, asm-util jars in /usr/share/java"
+  check "harness compiles" "$JDK17/bin/javac" --release 17 -d "$CLS" "$HERE/LinkCheck.java"
+else
+  check "harness compiles" "$JDK17/bin/javac" --release 17 -cp "$ASMCP" -d "$CLS" \
+    "$HERE/LinkCheck.java" "$HERE/AsmCheck.java"
+fi
+
+# ------------------------------------------------------------------ self-test
+# selftest_jdk VERSION HOME: broken classes patched into a boot module
+# (java.logging) and a platform module (java.sql) must be reported.
+selftest_jdk() {
+  local v=$1 java="$2/bin/java"
+  local d="$T/self$v"
+  mkdir -p "$d/logging/java/util/logging" "$d/sql/java/sql" "$d/base/java/lang"
+  run "self$v-extract.log" "$java" -cp "$CLS" LinkCheck extract java.logging \
+      java/util/logging/XMLFormatter.class "$d/XMLFormatter.class" &&
+  run "self$v-extract.log" "$java" -cp "$CLS" LinkCheck extract java.sql \
+      java/sql/Timestamp.class "$d/Timestamp.class" &&
+  run "self$v-extract.log" "$java" -cp "$CLS" LinkCheck extract java.base \
+      java/lang/Integer.class "$d/Integer.class" &&
+  python3 "$HERE/corrupt.py" smt "$d/XMLFormatter.class" "$d/logging/java/util/logging/XMLFormatter.class" >/dev/null &&
+  python3 "$HERE/corrupt.py" code "$d/Timestamp.class" "$d/sql/java/sql/Timestamp.class" >/dev/null &&
+  python3 "$HERE/corrupt.py" smt "$d/Integer.class" "$d/base/java/lang/Integer.class" >/dev/null &&
+  (cd "$d/logging" && zip -qr ../java.logging.jar .) &&
+  (cd "$d/sql" && zip -qr ../java.sql.jar .) &&
+  (cd "$d/base" && zip -qr ../java.base.jar .)
+  if [ $? -ne 0 ]; then fail "JDK $v self-test: make the broken classes"; show "self$v-extract.log"; return; fi
+  local patch="--patch-module java.logging=$d/java.logging.jar --patch-module java.sql=$d/java.sql.jar"
+
+  run_pair "self$v-base.log" "self$v-new.log" \
+    -- "$java" $VOPT -cp "$CLS" LinkCheck jdk "$d/base.txt" java.logging java.sql \
+    -- "$java" $VOPT $patch -cp "$CLS" LinkCheck jdk "$d/new.txt" java.logging java.sql
+  run "self$v-cmp.log" "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base.txt" "$d/new.txt"
+  local c="$T/logs/self$v-cmp.log"
+  if [ "$(count_new "self$v-cmp.log")" = 2 ] &&
+     grep -q "^NEW java.logging/java.util.logging.XMLFormatter	VerifyError: .*Expect.*stackmap frame" "$c" &&
+     grep -q "^NEW java.sql/java.sql.Timestamp	VerifyError: .*Bad type on operand stack" "$c"; then
+    pass "JDK $v self-test: broken boot-module and platform-module classes are the only new failures"
+  else
+    fail "JDK $v self-test: broken boot-module and platform-module classes are the only new failures"
+    show "self$v-cmp.log"; show "self$v-new.log" 5
+  fi
+
+  # Control: without BytecodeVerificationLocal the boot class slips through.
+  run "self$v-nolocal.log" "$java" -Xshare:off $patch -cp "$CLS" LinkCheck jdk "$d/nolocal.txt" java.logging java.sql
+  run "self$v-cmp2.log" "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base.txt" "$d/nolocal.txt"
+  if [ "$(count_new "self$v-cmp2.log")" = 1 ] && grep -q "^NEW java.sql/java.sql.Timestamp" "$T/logs/self$v-cmp2.log"; then
+    pass "JDK $v control: without -XX:+BytecodeVerificationLocal the boot class is not verified"
+  else
+    fail "JDK $v control: without -XX:+BytecodeVerificationLocal the boot class is not verified"
+    show "self$v-cmp2.log"
+  fi
+
+  # A class the VM needs at startup: the VM dies, which must not pass.
+  run "self$v-boot.log" "$java" $VOPT --patch-module java.base="$d/java.base.jar" -cp "$CLS" \
+      LinkCheck jdk "$d/boot.txt" java.logging
+  run "self$v-cmp3.log" "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base.txt" "$d/boot.txt"
+  local rc=$?
+  if [ $rc -ne 0 ] && grep -q "VerifyError" "$T/logs/self$v-boot.log"; then
+    pass "JDK $v self-test: a broken startup class (java.lang.Integer) kills the VM and fails the run"
+  else
+    fail "JDK $v self-test: a broken startup class (java.lang.Integer) kills the VM and fails the run"
+    show "self$v-boot.log" 5
+  fi
+
+  if [ -n "$ASMCP" ]; then
+    echo java.sql.Timestamp > "$d/also.txt"
+    run_pair "self$v-asm1.log" "self$v-asm2.log" \
+      -- "$java" -cp "$CLS:$ASMCP" AsmCheck jdk "$d/asm-base.txt" 1000000 --also "$d/also.txt" java.sql \
+      -- "$java" $patch -cp "$CLS:$ASMCP" AsmCheck jdk "$d/asm-new.txt" 1000000 --also "$d/also.txt" java.sql
+    run "self$v-asm3.log" "$JAVA17" -cp "$CLS" LinkCheck compare "$d/asm-base.txt" "$d/asm-new.txt"
+    if grep -q "^NEW java.sql/java.sql.Timestamp.<init>.*analyzer" "$T/logs/self$v-asm3.log"; then
+      pass "JDK $v self-test: ASM reports the broken constructor"
+    else
+      fail "JDK $v self-test: ASM reports the broken constructor"; show "self$v-asm3.log"
+    fi
+  fi
+}
+
+selftest_jars() {
+  local d="$T/selfjar"
+  mkdir -p "$d/c52" "$d/c51" "$d/good/vfix" "$d/bad/vfix" "$d/orig" "$d/broken"
+  "$JDK17/bin/javac" --release 8 -d "$d/c52" "$HERE/fixture/Sample.java" 2>"$T/logs/selfjar.log" &&
+  "$JDK17/bin/javac" --release 7 -nowarn -d "$d/c51" "$HERE/fixture/Sample50.java" 2>>"$T/logs/selfjar.log" &&
+  cp "$d/c52/vfix/Sample.class" "$d/good/vfix/" &&
+  python3 "$HERE/corrupt.py" v50 "$d/c51/vfix/Sample50.class" "$d/good/vfix/Sample50.class" >/dev/null &&
+  python3 "$HERE/corrupt.py" code "$d/good/vfix/Sample.class" "$d/bad/vfix/Sample.class" >/dev/null &&
+  python3 "$HERE/corrupt.py" smt "$d/good/vfix/Sample50.class" "$d/bad/vfix/Sample50.class" >/dev/null &&
+  (cd "$d/good" && zip -qr "$d/orig/sample.jar" .) &&
+  (cd "$d/bad" && zip -qr "$d/broken/sample.jar" .)
+  if [ $? -ne 0 ]; then fail "jar self-test: make the broken classes"; show selfjar.log; return; fi
+  : > "$d/uni.txt"
+  run selfjar-base.log "$JAVA17" -cp "$CLS" LinkCheck jars "$d/base.txt" --universe "$d/uni.txt" "$d/orig/sample.jar"
+  run selfjar-new.log "$JAVA17" -cp "$CLS" LinkCheck jars "$d/new.txt" --universe "$d/uni.txt" "$d/broken/sample.jar"
+  run selfjar-cmp.log "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base.txt" "$d/new.txt"
+  if [ "$(count_new selfjar-cmp.log)" = 2 ] &&
+     grep -q "^NEW sample.jar!vfix.Sample	VerifyError: .*Bad type on operand stack" "$T/logs/selfjar-cmp.log" &&
+     grep -q "^NEW sample.jar!vfix.Sample50	VerifyError: .*stackmap frame" "$T/logs/selfjar-cmp.log"; then
+    pass "jar self-test: broken classes of an application jar are caught (version 52 and 50)"
+  else
+    fail "jar self-test: broken classes of an application jar are caught (version 52 and 50)"
+    show selfjar-cmp.log
+  fi
+  # Control: as plain version 50, HotSpot falls back to the old verifier,
+  # which ignores the StackMapTable: the damaged table goes unnoticed.
+  run selfjar-lax.log "$JAVA17" -cp "$CLS" LinkCheck jars "$d/lax.txt" --no-strict50 --universe "$d/uni.txt" "$d/broken/sample.jar"
+  run selfjar-cmp2.log "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base.txt" "$d/lax.txt"
+  if [ "$(count_new selfjar-cmp2.log)" = 1 ] && ! grep -q "Sample50" "$T/logs/selfjar-cmp2.log"; then
+    pass "jar control: without the 50->51 relabelling a broken version-50 StackMapTable passes"
+  else
+    fail "jar control: without the 50->51 relabelling a broken version-50 StackMapTable passes"
+    show selfjar-cmp2.log
+  fi
+  if [ -n "$ASMCP" ]; then
+    run selfjar-asm1.log "$JAVA17" -cp "$CLS:$ASMCP" AsmCheck jars "$d/asm-base.txt" 1 --universe "$d/uni.txt" "$d/orig/sample.jar"
+    run selfjar-asm2.log "$JAVA17" -cp "$CLS:$ASMCP" AsmCheck jars "$d/asm-new.txt" 1 --universe "$d/uni.txt" "$d/broken/sample.jar"
+    run selfjar-asm3.log "$JAVA17" -cp "$CLS" LinkCheck compare "$d/asm-base.txt" "$d/asm-new.txt"
+    if grep -q "^NEW sample.jar!vfix.Sample.<init>(I)V	analyzer" "$T/logs/selfjar-asm3.log"; then
+      pass "jar self-test: ASM reports the broken constructor"
+    else
+      fail "jar self-test: ASM reports the broken constructor"; show selfjar-asm3.log
+    fi
+  fi
+}
+
+# Does cccp-rewrite know the mode? (A usage error, status 2, says no.)
+rc=0
+"$REWRITE" -q $MODE "$CLS" -o "$T/probe.jar" >"$T/logs/probe.log" 2>&1 || rc=$?
+MODE_OK=1
+if [ $rc -eq 2 ]; then
+  MODE_OK=0
+  echo "  SKIP mode $MODE: cccp-rewrite rejects it ($(head -1 "$T/logs/probe.log")); only the self-tests run"
+fi
+
+echo "-- self-test: broken classes must be caught"
+selftest_jdk 17 "$JDK17"
+if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then selftest_jdk 25 "$JDK25"; fi
+selftest_jars
+echo "  self-tests took $((SECONDS - START))s"
+if [ $MODE_OK = 0 ]; then
+  echo "  SKIP mode $MODE: not supported by $REWRITE"
+  finish; exit
+fi
+
+
+# ---------------------------------------------------------------------- JDKs
+# verify_jdk VERSION HOME
+verify_jdk() {
+  local v=$1 home=$2 t0=$SECONDS
+  local java="$home/bin/java" out="$T/jdk$v" r="$T/r$v"
+  echo "-- JDK $v: $MODE over $home"
+  mkdir -p "$r"
+  if ! run "jdk$v-rewrite.log" "$REWRITE" -q $MODE --jdk "$home" -o "$out"; then
+    fail "JDK $v: cccp-rewrite $MODE --jdk"; show "jdk$v-rewrite.log"; return
+  fi
+  # The rewritten run names its classes from the output jars, the baseline
+  # from the JDK's own modules: a class or module lost on the way shows up
+  # as MISSING.
+  local mods=("$out"/*.jar) names=() m
+  while read -r m; do names+=("${m%%@*}"); done < <("$java" --list-modules | sort)
+  pass "JDK $v: rewritten, ${#mods[@]} module jars for ${#names[@]} modules ($((SECONDS - t0))s)"
+  : > "$r/patch.args"
+  for m in "${mods[@]}"; do
+    echo "--patch-module $(basename "$m" .jar)=$m" >> "$r/patch.args"
+  done
+
+  local t1=$SECONDS
+  run_pair "jdk$v-base.log" "jdk$v-new.log" \
+    -- "$java" $VOPT --add-modules ALL-SYSTEM -cp "$CLS" \
+      LinkCheck jdk "$r/base.txt" "${names[@]}" \
+    -- "$java" $VOPT @"$r/patch.args" $EXTRA_OPTS --add-modules ALL-SYSTEM \
+      -Xlog:class+load=info:file="$r/load.log":none -cp "$CLS" \
+      LinkCheck jdk "$r/new.txt" "${mods[@]}"
+  [ $rc1 -eq 0 ] || { fail "JDK $v: baseline run (unmodified JDK)"; show "jdk$v-base.log"; }
+  local rc=$rc2
+  if [ $rc -eq 0 ] && tail -1 "$r/new.txt" 2>/dev/null | grep -q '^# done'; then
+    pass "JDK $v: the patched VM went through every class of every rewritten module ($(grep '^# linked' "$r/new.txt" | sed 's/^# //'))"
+  else
+    fail "JDK $v: the patched VM ran to the end (exit $rc)"; show "jdk$v-new.log"
+  fi
+  compare_ok "JDK $v: no new HotSpot verification/linkage failures" "$r/base.txt" "$r/new.txt" "jdk$v-cmp.log"
+  local linked_s=$((SECONDS - t1))
+
+  # The classes really came from the rewritten jars (the patch took effect).
+  local notfrom
+  notfrom=$(awk -v dir="$out/" '
+    NR == FNR { if ($2 == "source:" && (index($3, dir) == 1 || index($3, "file:" dir) == 1)) from[$1] = 1; next }
+    /^#/ { next }
+    $2 != "SKIP" { cn = substr($1, index($1, "/") + 1); if (!(cn in from)) { n++; if (n <= 5) print "       " cn } }
+    END { print n + 0 }' "$r/load.log" "$r/new.txt" 2>&1)
+  if [ "$(echo "$notfrom" | tail -1)" = 0 ]; then
+    pass "JDK $v: the class loading log shows every checked class read from the rewritten jars"
+  else
+    fail "JDK $v: classes not read from the rewritten jars: $(echo "$notfrom" | tail -1)"
+    echo "$notfrom" | head -5
+  fi
+  local skipped
+  skipped=$(grep -c '	SKIP' "$r/new.txt")
+  [ "$skipped" -eq 0 ] && pass "JDK $v: no module left out of the boot layer" ||
+    { fail "JDK $v: $skipped classes skipped"; grep '^# module' "$r/new.txt" | sed 's/^/       /'; }
+
+  local asm_s=0
+  if [ -n "$ASMCP" ]; then
+    local t2=$SECONDS
+    grep '	UNVERIFIED' "$r/new.txt" | cut -f1 | cut -d/ -f2 > "$r/also.txt"
+    run_pair "jdk$v-asmbase.log" "jdk$v-asmnew.log" \
+      -- "$java" --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
+        AsmCheck jdk "$r/asm-base.txt" "$EVERY" --also "$r/also.txt" "${names[@]}" \
+      -- "$java" @"$r/patch.args" $EXTRA_OPTS --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
+        AsmCheck jdk "$r/asm-new.txt" "$EVERY" --also "$r/also.txt" "${mods[@]}"
+    [ $rc1 -eq 0 ] || { fail "JDK $v: ASM baseline run"; show "jdk$v-asmbase.log"; }
+    [ $rc2 -eq 0 ] || { fail "JDK $v: ASM run on the rewritten classes"; show "jdk$v-asmnew.log"; }
+    compare_ok "JDK $v: no new ASM analyzer failures (1 class in $EVERY + $(wc -l < "$r/also.txt") HotSpot skips; $(grep '^# classes' "$r/asm-new.txt" | sed 's/^# //'))" \
+      "$r/asm-base.txt" "$r/asm-new.txt" "jdk$v-asmcmp.log"
+    asm_s=$((SECONDS - t2))
+  fi
+  echo "  JDK $v $MODE: $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base "jdk$v-cmp.log"), new failures $(count_new "jdk$v-cmp.log"); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s"
+}
+
+verify_jdk 17 "$JDK17"
+if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then verify_jdk 25 "$JDK25"
+else echo "  SKIP JDK 25: no JDK 25 (looked for /usr/lib/jvm/*25*, or set JDK25=...)"; fi
+
+# ---------------------------------------------------------- application jars
+verify_jars() {
+  local t0=$SECONDS r="$T/rjars" out="$T/apps"
+  echo "-- application jars: $MODE over $JARDIR"
+  mkdir -p "$r" "$out"
+  local f jars=()
+  while read -r f; do jars+=("$f"); done < <(
+    for f in "$JARDIR"/*.jar; do [ -f "$f" ] && readlink -f "$f"; done | sort -u)
+  if [ ${#jars[@]} -eq 0 ]; then echo "  SKIP application jars: none in $JARDIR"; return; fi
+  if [ -n "$(printf '%s\n' "${jars[@]##*/}" | sort | uniq -d)" ]; then
+    fail "application jars have distinct base names"; return
+  fi
+  printf '%s\n' "${jars[@]}" > "$r/universe.txt"
+  [ -n "${CCCP_VERIFY_CP:-}" ] && echo "$CCCP_VERIFY_CP" | tr : '\n' >> "$r/universe.txt"
+
+  # One run for all; if it fails, one run per jar to name the culprits.
+  local ok=()
+  if run jars-rewrite.log "$REWRITE" -q $MODE "${jars[@]}" -o "$out/"; then
+    ok=("${jars[@]}")
+  else
+    for f in "${jars[@]}"; do
+      if run jars-rewrite1.log "$REWRITE" -q $MODE "$f" -o "$out/"; then ok+=("$f")
+      else fail "rewrite $f"; show jars-rewrite1.log 3; fi
+    done
+  fi
+  pass "application jars: ${#ok[@]} of ${#jars[@]} rewritten ($((SECONDS - t0))s)"
+  [ ${#ok[@]} -eq 0 ] && return
+  local outs=()
+  for f in "${ok[@]}"; do outs+=("$out/${f##*/}"); done
+
+  local t1=$SECONDS
+  run_pair jars-base.log jars-new.log \
+    -- "$JAVA17" -cp "$CLS" LinkCheck jars "$r/base.txt" --universe "$r/universe.txt" "${ok[@]}" \
+    -- "$JAVA17" $EXTRA_OPTS -cp "$CLS" LinkCheck jars "$r/new.txt" --universe "$r/universe.txt" "${outs[@]}"
+  [ $rc1 -eq 0 ] || { fail "application jars: baseline run"; show jars-base.log; }
+  [ $rc2 -eq 0 ] || { fail "application jars: run over the rewritten jars"; show jars-new.log; }
+  compare_ok "application jars: no new HotSpot verification/linkage failures" "$r/base.txt" "$r/new.txt" jars-cmp.log
+  local linked_s=$((SECONDS - t1)) asm_s=0
+  if [ -n "$ASMCP" ]; then
+    local t2=$SECONDS
+    run_pair jars-asmbase.log jars-asmnew.log \
+      -- "$JAVA17" -cp "$CLS:$ASMCP" AsmCheck jars "$r/asm-base.txt" "$EVERY" \
+        --universe "$r/universe.txt" "${ok[@]}" \
+      -- "$JAVA17" $EXTRA_OPTS -cp "$CLS:$ASMCP" AsmCheck jars "$r/asm-new.txt" "$EVERY" \
+        --universe "$r/universe.txt" "${outs[@]}"
+    [ $rc1 -eq 0 ] || { fail "application jars: ASM baseline run"; show jars-asmbase.log; }
+    [ $rc2 -eq 0 ] || { fail "application jars: ASM run on the rewritten jars"; show jars-asmnew.log; }
+    compare_ok "application jars: no new ASM analyzer failures (1 class in $EVERY; $(grep '^# classes' "$r/asm-new.txt" | sed 's/^# //'))" \
+      "$r/asm-base.txt" "$r/asm-new.txt" jars-asmcmp.log
+    asm_s=$((SECONDS - t2))
+  fi
+  echo "  jars $MODE: ${#ok[@]} jars, $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base jars-cmp.log), new failures $(count_new jars-cmp.log); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s"
+}
+verify_jars
+
+echo "  test_verify.sh took $((SECONDS - START))s"
+finish
