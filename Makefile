@@ -130,7 +130,7 @@ unit: $(TEST_BIN) $(FIXTURE_STAMP)
 
 # Unit tests, the command-line and round-trip suites, then the same unit
 # and command-line tests on the sanitized build.
-check: all headers unit $(TOOL_BIN) $(EXAMPLE_JAR)
+check: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR)
 	BUILD=$(BUILD) bash tests/run-integration.sh
 	$(MAKE) asan
 
@@ -142,8 +142,10 @@ ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
 asan:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite unit tools \
 	  build-asan/examples/wordfreq.jar
-	CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite BUILD=build-asan \
-	  bash tests/cli/test_cli.sh
+	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
+	  BUILD=build-asan bash tests/cli/test_cli.sh
+	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
+	  BUILD=build-asan HOSTILE_SCALE=0.2 bash tests/hostile/test_hostile.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

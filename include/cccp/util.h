@@ -48,11 +48,16 @@ void cr_diag_clear(cr_diag *d);
 int cr_diag_set(cr_diag *d, int code, long offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int cr_diag_vset(cr_diag *d, int code, long offset, const char *fmt,
-                 va_list ap);
+                 va_list ap) __attribute__((format(printf, 4, 0)));
 /* Fill 'file' / 'entry' if they are still empty. */
 void cr_diag_where(cr_diag *d, const char *file, const char *entry);
-/* Format "file: entry: offset N: msg" into 'out' (never fails). */
+/*
+** Format "file: entry: offset N: msg" into 'out' (never fails); control
+** bytes from untrusted names are shown as \xNN.
+*/
 void cr_diag_format(const cr_diag *d, char *out, size_t outsz);
+/* Copy 's' into 'out' with control bytes shown as \xNN (truncating). */
+void cr_escape(char *out, size_t outsz, const char *s);
 
 /*
 ** Arena: many small allocations freed at once. Opaque. Allocation returns

@@ -17,11 +17,13 @@ int cli_atomic_open(cli_afile *af, const char *path, cr_diag *d) {
   const char *name = slash ? slash + 1 : path;
   memset(af, 0, sizeof *af);
   snprintf(af->path, sizeof af->path, "%s", path);
+  /* The temporary name adds 14 bytes: keep it under NAME_MAX. */
+  int bl = (int)(strlen(name) > 200 ? 200 : strlen(name));
   if (slash)
-    snprintf(af->tmp, sizeof af->tmp, "%.*s/.%s.cccp-XXXXXX", n ? n : 1,
-             n ? path : "/", name);
+    snprintf(af->tmp, sizeof af->tmp, "%.*s/.%.*s.cccp-XXXXXX", n ? n : 1,
+             n ? path : "/", bl, name);
   else
-    snprintf(af->tmp, sizeof af->tmp, ".%s.cccp-XXXXXX", name);
+    snprintf(af->tmp, sizeof af->tmp, ".%.*s.cccp-XXXXXX", bl, name);
   int fd = mkstemp(af->tmp);
   if (fd < 0)
     return cr_diag_set(d, CR_EIO, -1, "cannot create a file next to %s: %s",

@@ -61,13 +61,14 @@ void cli_progress_end(void) {
 }
 
 void cli_warn(const char *fmt, ...) {
+  char raw[4096], safe[4096];
   va_list ap;
   erase();
-  fputs("cccp-rewrite: warning: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  cr_escape(safe, sizeof safe, raw);
+  fprintf(stderr, "cccp-rewrite: warning: %s\n", safe);
 }
 
 void cli_error_diag(const cr_diag *d) {

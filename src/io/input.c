@@ -202,6 +202,11 @@ int cr_input_open(cr_input **out, const char *path, cr_diag *d) {
     } else if (cr_be32(m) == 0xCAFEBABEu) {
       in->kind = CR_IN_CLASS;
       rc = open_class(in, (uint64_t)st.st_size, d);
+    } else if (strlen(path) > 6 &&
+               strcmp(path + strlen(path) - 6, ".class") == 0) {
+      /* Named like a class but not one: say so, not "bad zip". */
+      rc = cr_diag_set(d, CR_EFORMAT, 0,
+                       "not a class file (no 0xCAFEBABE magic)");
     } else {
       in->kind = CR_IN_JAR;
       rc = cr_io__zip_open(in, d);
@@ -373,4 +378,11 @@ int cr_jdk_modules_path(char *out, size_t outsz, const char *home,
   }
   cr_free(p);
   return rc;
+}
+
+int cr_io__module_name_ok(const char *name) {
+  if (!name[0] || !strcmp(name, ".") || !strcmp(name, "..")) return 0;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    if (*p == '/' || *p == '\\' || *p < 0x20 || *p == 0x7f) return 0;
+  return 1;
 }

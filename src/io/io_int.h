@@ -68,4 +68,11 @@ void cr_io__jimage_close(cr_input *in);
 /* Does 'p' (4 bytes) hold the jimage magic in either byte order? */
 int cr_io__jimage_magic(const uint8_t *p);
 
+/*
+** True if 'name' can be a module name used as a file name: non-empty, not
+** "." or "..", no '/', no control bytes (a hostile image must not make
+** the caller write outside its output folder).
+*/
+int cr_io__module_name_ok(const char *name);
+
 #endif

@@ -202,10 +202,31 @@ static long long squeeze(const uint8_t *data, size_t len, uint8_t *out,
   return res;
 }
 
-static int ascii(const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)s[i] >= 0x80) return 0;
-  return 1;
+/*
+** True if the name is non-ASCII, well-formed UTF-8: only then does the
+** entry get the language-encoding flag (bit 11); other names keep their
+** raw bytes with the flag clear, as readers then expect (CP437 or raw).
+*/
+static int utf8_name(const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s;
+  int non_ascii = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned c = p[i];
+    size_t k = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1
+             : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 9;
+    if (k == 9 || i + k >= n + (k == 0)) return 0;
+    if (k) non_ascii = 1;
+    uint32_t cp = k ? c & (0x3F >> k) : c;
+    for (size_t j = 1; j <= k; j++) {
+      if ((p[i + j] & 0xC0) != 0x80) return 0;
+      cp = cp << 6 | (p[i + j] & 0x3F);
+    }
+    if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+      return 0;
+    i += k + 1;
+  }
+  return non_ascii;
 }
 
 int cr_zentry_new(cr_zentry **out, const char *name, const uint8_t *data,
@@ -301,10 +322,13 @@ int cr_jarw_open(cr_jarw **out, const char *path, cr_diag *d) {
   w->wbuf = cr_malloc(WBUFSZ);
   if (!w->path || !w->tmp || !w->wbuf) goto oom;
   strcpy(w->path, path);
+  /* The temporary name adds 14 bytes: keep it under NAME_MAX. */
+  int bl = (int)(strlen(base) > 200 ? 200 : strlen(base));
   if (slash)
-    snprintf(w->tmp, need, "%.*s/.%s.cccp-XXXXXX", (int)dl, path, base);
+    snprintf(w->tmp, need, "%.*s/.%.*s.cccp-XXXXXX", (int)dl, path, bl,
+             base);
   else
-    snprintf(w->tmp, need, ".%s.cccp-XXXXXX", base);
+    snprintf(w->tmp, need, ".%.*s.cccp-XXXXXX", bl, base);
   w->fd = mkostemp(w->tmp, O_CLOEXEC);
   if (w->fd < 0) {
     rc = cr_diag_set(d, CR_EIO, -1,
@@ -428,7 +452,7 @@ int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d) {
   }
   uint64_t off = w->pos;
   int big = e->usize >= MAX32 || e->csize >= MAX32, faroff = off >= MAX32;
-  uint16_t flags = ascii(e->name, e->namelen) ? 0 : FLAG_UTF8;
+  uint16_t flags = utf8_name(e->name, e->namelen) ? FLAG_UTF8 : 0;
   uint8_t lh[30 + 20], *x;
   le32(lh, SIG_LOCAL);
   le16(lh + 4, big ? V_ZIP64 : V_PLAIN);

@@ -197,9 +197,17 @@ int cr_io__jimage_open(cr_input *in, cr_diag *d) {
                          "location names a string out of bounds");
     if (!*mod || !strcmp(mod, "modules") || !strcmp(mod, "packages"))
       continue;
+    if (!cr_io__module_name_ok(mod))
+      return cr_diag_set(d, CR_EFORMAT, (long)(locs + lo),
+                         "invalid module name in the image");
     io_ent *e = cr_io__add(in);
     char *nm = e ? fullname(in, par, base, ext) : NULL;
     if (!nm) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    size_t nlen = strlen(nm);
+    if (nlen == 0 || nm[nlen - 1] == '/')
+      return cr_diag_set(d, CR_EFORMAT, (long)(locs + lo),
+                         "resource of module %s has an empty or "
+                         "directory-like name", mod);
     e->name = nm;
     e->module = mod;
     e->ref = a[A_OFFSET];
@@ -277,8 +285,13 @@ int cr_io__jimage_read(cr_input *in, const io_ent *e, uint8_t *buf,
     return 0;
   }
   uint8_t *owned = NULL;
-  int rc = 0;
+  int rc = 0, depth = 0;
   while (len >= RES_HDRSIZE && u4(in, cur) == RES_MAGIC) {
+    if (++depth > 8) {  /* jlink stacks at most a few decompressors */
+      rc = cr_diag_set(d, CR_EFORMAT, -1,
+                       "more than 8 stacked compression layers");
+      break;
+    }
     uint64_t cs = u8(in, cur + 4), us = u8(in, cur + 12);
     const char *dec = str(in, u4(in, cur + 20));
     if (!dec) {

@@ -140,6 +140,17 @@ int cr_io__zip_open(cr_input *in, cr_diag *d) {
       nm += plen;
       len -= plen;
     }
+    if (len == 0) {
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "entry %lld has an empty name",
+                       (long long)i);
+      goto out;
+    }
+    if (nm[len - 1] == '/' && st.size != 0) {
+      rc = cr_diag_set(d, CR_EFORMAT, -1,
+                       "%s: directory entry holds %llu bytes of data", nm,
+                       (unsigned long long)st.size);
+      goto out;
+    }
     io_ent *e = cr_io__add(in);
     char *s = e ? cr_io__strdup(in, nm, len) : NULL;
     if (!s) {

@@ -51,22 +51,47 @@ void cr_diag_where(cr_diag *d, const char *file, const char *entry) {
     snprintf(d->entry, sizeof d->entry, "%s", entry);
 }
 
+/*
+** Append 's' to 'out' (holding 'n' bytes of text) with control bytes and
+** DEL shown as \xNN: names come from untrusted inputs and must neither
+** split a message over lines nor drive the terminal.
+*/
+static size_t put_escaped(char *out, size_t outsz, size_t n, const char *s) {
+  for (; *s && n + 1 < outsz; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c == 0x7f) {
+      if (n + 5 > outsz) break;
+      n += (size_t)snprintf(out + n, outsz - n, "\\x%02x", c);
+    } else {
+      out[n++] = (char)c;
+    }
+  }
+  out[n] = '\0';
+  return n;
+}
+
+void cr_escape(char *out, size_t outsz, const char *s) {
+  if (outsz) put_escaped(out, outsz, 0, s);
+}
+
 void cr_diag_format(const cr_diag *d, char *out, size_t outsz) {
   size_t n = 0;
+  char num[48];
   if (outsz == 0) return;
   out[0] = '\0';
-#define ADD(...)                                                          \
-  do {                                                                    \
-    if (n < outsz) {                                                      \
-      int k = snprintf(out + n, outsz - n, __VA_ARGS__);                  \
-      if (k > 0) n += (size_t)k;                                          \
-    }                                                                     \
-  } while (0)
-  if (d->file[0]) ADD("%s: ", d->file);
-  if (d->entry[0]) ADD("%s: ", d->entry);
-  if (d->offset >= 0) ADD("offset %ld: ", d->offset);
-  ADD("%s", d->msg[0] ? d->msg : cr_strerror(d->code));
-#undef ADD
+  if (d->file[0]) {
+    n = put_escaped(out, outsz, n, d->file);
+    n = put_escaped(out, outsz, n, ": ");
+  }
+  if (d->entry[0]) {
+    n = put_escaped(out, outsz, n, d->entry);
+    n = put_escaped(out, outsz, n, ": ");
+  }
+  if (d->offset >= 0) {
+    snprintf(num, sizeof num, "offset %ld: ", d->offset);
+    n = put_escaped(out, outsz, n, num);
+  }
+  put_escaped(out, outsz, n, d->msg[0] ? d->msg : cr_strerror(d->code));
 }
 
 int cr_read_file(uint8_t **out, size_t *len, const char *path, cr_diag *d) {

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""mkcorpus.py -- (re)generate the committed seed corpora of the fuzz
+targets under tests/fuzz/corpus/<target>/. Run from the repository root
+after 'make fixtures' (it reads the compiled fixtures of BUILD):
+
+    python3 tests/fuzz/mkcorpus.py [BUILD]
+
+Inputs: the test fixtures, a few small JDK 17 classes (java.base.jmod),
+two JDK 25 classes (read from its image with bin/cccp-rewrite --copy),
+fixtures recompiled with --release 8, a hand-made version 45.3 class.
+Containers (jars, jmods, jimages) are built here from those classes, so
+the corpora are small (a few KB per file) and reproducible.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.dont_write_bytecode = True    # keep the source tree clean
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'hostile'))
+import hostile  # noqa: E402
+
+BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build'
+JDK17 = os.environ.get('JDK17', '/usr/lib/jvm/java-17-openjdk-amd64')
+JDK25 = os.environ.get('JDK25', '/usr/lib/jvm/temurin-25-jdk-amd64')
+OUT = os.path.join(ROOT, 'tests', 'fuzz', 'corpus')
+JDK_CLASSES = [
+    'java/lang/Object.class', 'java/lang/Runnable.class',
+    'java/lang/Thread$State.class', 'java/util/function/Function.class',
+    'java/lang/annotation/Retention.class', 'java/lang/Deprecated.class',
+    'java/util/Objects.class',
+]
+
+
+def clean(name):
+    return name.replace('/', '_').replace('$', '-')
+
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data)
+
+
+def v45_class():
+    """A tiny Java 1.1 class (45.3): one method with jsr/ret, no frames."""
+    cp = [None]
+
+    def utf8(s):
+        cp.append(b'\x01' + struct.pack('>H', len(s)) + s.encode())
+        return len(cp) - 1
+
+    def cls(n):
+        i = utf8(n)
+        cp.append(b'\x07' + struct.pack('>H', i))
+        return len(cp) - 1
+
+    this, sup = cls('Old'), cls('java/lang/Object')
+    m, d, code = utf8('f'), utf8('()V'), utf8('Code')
+    # jsr +4; return; astore_0; ret 0
+    body = bytes([0xa8, 0x00, 0x04, 0xb1, 0x4b, 0xa9, 0x00])
+    attr = struct.pack('>HHI', 1, 1, len(body)) + body + struct.pack('>HH',
+                                                                    0, 0)
+    out = struct.pack('>IHHH', 0xCAFEBABE, 3, 45, len(cp))
+    out += b''.join(cp[1:])
+    out += struct.pack('>HHHH', 0x21, this, sup, 0)
+    out += struct.pack('>H', 0)                       # fields
+    out += struct.pack('>HHHHH', 1, 0x9, m, d, 1)      # methods
+    out += struct.pack('>HI', code, len(attr)) + attr
+    out += struct.pack('>H', 0)                       # class attributes
+    return out
+
+
+def classes(tmp):
+    """(name, bytes) of every seed class."""
+    got = []
+    fx = os.path.join(ROOT, BUILD, 'fixtures')
+    for dp, _, fs in os.walk(fx):
+        for f in sorted(fs):
+            if f.endswith('.class'):
+                rel = os.path.relpath(os.path.join(dp, f), fx)
+                with open(os.path.join(dp, f), 'rb') as fh:
+                    got.append(('fx-' + clean(rel), fh.read()))
+    z = zipfile.ZipFile(os.path.join(JDK17, 'jmods', 'java.base.jmod'))
+    for n in JDK_CLASSES:
+        got.append(('jdk17-' + clean(n), z.read('classes/' + n)))
+    got.append(('jdk17-module-info-java.logging.class', zipfile.ZipFile(
+        os.path.join(JDK17, 'jmods', 'java.logging.jmod')).read(
+            'classes/module-info.class')))
+    # release 8 classes: old-style frames, no nest attributes
+    src = os.path.join(ROOT, 'tests', 'data', 'java')
+    r8 = os.path.join(tmp, 'r8')
+    os.makedirs(r8)
+    subprocess.run(['javac', '-nowarn', '--release', '8', '-d', r8] +
+                   [os.path.join(src, f) for f in ('Consts.java',
+                                                   'Color.java',
+                                                   'Lambdas.java')],
+                   check=True, stderr=subprocess.DEVNULL)
+    for f in ('Consts.class', 'Color.class', 'Lambdas.class'):
+        with open(os.path.join(r8, 'fx', f), 'rb') as fh:
+            got.append(('r8-' + f, fh.read()))
+    # JDK 25 (class version 69), through the image reader of cccp itself
+    rw = os.path.join(ROOT, BUILD, 'bin', 'cccp-rewrite')
+    if not os.path.exists(rw):
+        rw = os.path.join(ROOT, 'bin', 'cccp-rewrite')
+    if os.path.exists(os.path.join(JDK25, 'lib', 'modules')):
+        o = os.path.join(tmp, 'j25')
+        subprocess.run([rw, '-q', '--copy', '--jdk', JDK25, '-o', o + '/'],
+                       check=True)
+        zb = zipfile.ZipFile(os.path.join(o, 'java.base.jar'))
+        for n in ('java/lang/Record.class', 'java/lang/Runnable.class'):
+            got.append(('jdk25-' + clean(n), zb.read(n)))
+    got.append(('v45-Old.class', v45_class()))
+    return got
+
+
+def jars(cls):
+    small = [(n, d) for n, d in cls if len(d) < 1500][:6]
+    man = b'Manifest-Version: 1.0\r\nCreated-By: cccp corpus\r\n\r\n'
+    pairs = [('META-INF/', b''), ('META-INF/MANIFEST.MF', man)] + \
+        [('p/' + n, d) for n, d in small] + [('p/res.txt', b'hello\n')]
+    out = {}
+    b, _ = hostile.build_zip(hostile.zip_entries_from(pairs))
+    out['deflated.jar'] = b
+    b, _ = hostile.build_zip(hostile.zip_entries_from(pairs, method=0))
+    out['stored.jar'] = b
+    b, _ = hostile.build_zip([])
+    out['empty.zip'] = b
+    es = hostile.zip_entries_from(pairs[:4])
+    for e in es:
+        e.zip64 = True
+    b, _ = hostile.build_zip(es, zip64_end=True)
+    out['zip64.jar'] = b
+    b, _ = hostile.build_zip(hostile.zip_entries_from(pairs[:3]),
+                             comment=b'a comment')
+    out['comment.zip'] = b
+    # Python's own writer: data descriptors when the stream cannot seek
+    class NoSeek:
+        def __init__(self):
+            self.b = bytearray()
+
+        def write(self, x):
+            self.b += x
+            return len(x)
+
+        def flush(self):
+            pass
+
+    ns = NoSeek()
+    with zipfile.ZipFile(ns, 'w', zipfile.ZIP_DEFLATED) as z:
+        for n, d in pairs[:4]:
+            with z.open(n, 'w') as f:
+                f.write(d)
+    out['datadesc.jar'] = bytes(ns.b)
+    return out
+
+
+def jmods(cls, tmp):
+    """Bodies of jmods (the zip after the 4-byte "JM" header)."""
+    out = {}
+    fx = os.path.join(ROOT, BUILD, 'fixtures')
+    jm = os.path.join(tmp, 'fx.jmod')
+    cp = os.path.join(tmp, 'cp')
+    shutil.copytree(fx, cp, ignore=shutil.ignore_patterns('.stamp'))
+    # keep the jmod small: the module-info and two classes
+    keep = {'module-info.class', 'Lambdas.class', 'Lambdas$Greeter.class',
+            'Shape.class'}
+    for dp, _, fs in os.walk(cp):
+        for f in fs:
+            if f not in keep:
+                os.remove(os.path.join(dp, f))
+    os.makedirs(os.path.join(tmp, 'conf'))
+    with open(os.path.join(tmp, 'conf', 'fx.properties'), 'w') as f:
+        f.write('a=b\n')
+    r = subprocess.run(['jmod', 'create', '--class-path', cp, '--config',
+                        os.path.join(tmp, 'conf'), jm],
+                       stderr=subprocess.PIPE)
+    if r.returncode == 0:
+        with open(jm, 'rb') as f:
+            data = f.read()
+        assert data[:4] == b'JM\x01\x00'
+        out['jmod-tool.zip'] = data[4:]
+    small = [(n, d) for n, d in cls if len(d) < 1200][:4]
+    mi = dict(cls)['fx-module-info.class']
+    pairs = [('classes/module-info.class', mi)] + \
+        [('classes/p/' + n, d) for n, d in small] + \
+        [('classes/META-INF/', b''), ('lib/libx.so', b'\x7fELF....'),
+         ('bin/tool', b'#!/bin/sh\n'), ('conf/x.conf', b'k=v\n'),
+         ('legal/LICENSE', b'text\n'), ('classes/', b'')]
+    b, _ = hostile.build_zip(hostile.zip_entries_from(pairs))
+    out['sections.zip'] = b
+    b, _ = hostile.build_zip(hostile.zip_entries_from(pairs[:2], method=0))
+    out['stored.zip'] = b
+    return out
+
+
+def jimages(cls):
+    small = [(n, d) for n, d in cls if len(d) < 1500][:5]
+    res = [('m.one', 'p/' + small[0][0], small[0][1], 0),
+           ('m.one', 'p/' + small[1][0], small[1][1], 1),
+           ('m.one', 'module-info.class', small[2][1], 0),
+           ('m.two', 'q/r/' + small[3][0], small[3][1], 2),
+           ('m.two', 'q/data.txt', b'text resource\n', 1),
+           ('m.two', 'noext', b'', 0),
+           ('modules', 'm.one/p', b'', 0),
+           ('packages', 'p/m.one', b'', 0)]
+    out = {}
+    out['mixed.jimage'], _ = hostile.build_jimage(res)
+    out['big-endian.jimage'], _ = hostile.build_jimage(res[:4], True)
+    out['empty.jimage'], _ = hostile.build_jimage([])
+    out['one-stored.jimage'], _ = hostile.build_jimage(res[:1])
+    out['compact-cp.jimage'], _ = hostile.build_jimage(
+        [('m.one', 'p/x.class', small[4][1], -1)])
+    return out
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    try:
+        cls = classes(tmp)
+        if os.path.isdir(OUT):
+            shutil.rmtree(OUT)
+        for n, d in cls:
+            put('class', n, d)
+        for n, d in jars(cls).items():
+            put('jar', n, d)
+        for n, d in jmods(cls, tmp).items():
+            put('jmod', n, d)
+        for n, d in jimages(cls).items():
+            put('jimage', n, d)
+    finally:
+        shutil.rmtree(tmp)
+    for t in sorted(os.listdir(OUT)):
+        fs = os.listdir(os.path.join(OUT, t))
+        size = sum(os.path.getsize(os.path.join(OUT, t, f)) for f in fs)
+        print('%-7s %3d files %7d bytes' % (t, len(fs), size))
+
+
+if __name__ == '__main__':
+    main()
