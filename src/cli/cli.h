@@ -27,7 +27,8 @@ typedef enum cli_mode {
   MODE_IDENTITY,        /* parse and write back every class */
   MODE_COPY,            /* copy every entry without parsing */
   MODE_ANALYZE,         /* hierarchy and overloadability analysis only */
-  MODE_REENCODE         /* every method through the IR, frames recomputed */
+  MODE_REENCODE,        /* every method through the IR, frames recomputed */
+  MODE_CCCP             /* CCCP instrumentation (the default mode) */
 } cli_mode;
 
 typedef struct cli_opts {
@@ -79,6 +80,9 @@ typedef struct cli_stats {
   size_t entries, classes, lenient_copies, skipped_dups;
   size_t methods_unchanged, missing_types;
   uint64_t bytes_in, bytes_out;
+  size_t xf_classes;        /* classes instrumented */
+  size_t xf_methods;        /* ESI + OSI bodies, wrappers and twins */
+  size_t xf_sites;          /* call sites rewritten */
 } cli_stats;
 
 /*
@@ -86,8 +90,19 @@ typedef struct cli_stats {
 ** in plan order and '*exit_code' the status to exit with; nothing is left
 ** at any output path. Returns 0 on success.
 */
+struct cr_hier;
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
-            cli_stats *st, int *exit_code, cr_diag *d);
+            const struct cr_hier *h, cli_stats *st, int *exit_code,
+            cr_diag *d);
+
+/*
+** After an instrumenting run: copy the runtime jar next to the output and
+** write the JVM options file ('OUTPUT.args', or 'DIR/cccp.args'). 'out'
+** is the -o path, 'is_dir' whether it names a directory.
+*/
+int cli_runtime_files(const char *out, int is_dir, cr_diag *d);
+/* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
+const char *cli_runtime_jar(char *buf, size_t n);
 
 /*
 ** A set of strings (copied), for warn-once bookkeeping and duplicate

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,17 @@
 #endif
 
 static const char usage_text[] =
-    "Usage: cccp-rewrite MODE [OPTION]... INPUT... -o OUTPUT\n"
-    "       cccp-rewrite MODE [OPTION]... --jdk JAVA_HOME -o DIR\n"
+    "Usage: cccp-rewrite [MODE] [OPTION]... INPUT... -o OUTPUT\n"
+    "       cccp-rewrite [MODE] [OPTION]... --jdk JAVA_HOME -o DIR\n"
     "Rewrite Java class files in jars, jmods, directories, single classes\n"
     "or a JDK run-time image (lib/modules).\n"
+    "\n"
+    "Without a mode, instrument the inputs for complete calling-context\n"
+    "profiling (CCCP): the classes of the inputs are rewritten, those of\n"
+    "--classpath and the JDK are libraries profiled at their call sites.\n"
+    "The runtime cccp-rt.jar is copied next to the output and the JVM\n"
+    "options go to OUTPUT.args (-o FILE) or DIR/cccp.args (-o DIR):\n"
+    "  java @app.inst.jar.args -cp app.inst.jar Main\n"
     "\n"
     "Modes:\n"
     "      --identity         parse every class and write it back unchanged\n"
@@ -316,6 +324,9 @@ int main(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
 
+  /* A file-size limit must end in a clean error, not a signal death. */
+  signal(SIGXFSZ, SIG_IGN);
+
   int c;
   while ((c = getopt_long(argc, argv, "o:j:l:qvhV", longopts, NULL)) != -1) {
     switch (c) {
@@ -379,8 +390,7 @@ int main(int argc, char **argv) {
     }
   }
   if (o.print_policy) return print_policy(&o);
-  if (o.mode == MODE_NONE)
-    usage_error("%s", "no mode given (--identity, --copy or --analyze)");
+  if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
   if (!o.output && o.mode != MODE_ANALYZE)
     usage_error("%s", "no output given (-o)");
   if (o.output && o.mode == MODE_ANALYZE)
@@ -402,7 +412,17 @@ int main(int argc, char **argv) {
   /* Open every input. */
   int ninputs = argc - optind + (o.jdk ? 1 : 0);
   cr_input **ins = cr_calloc((size_t)ninputs, sizeof *ins);
-  if (!ins) return EXIT_OUTPUT;
+  cr_input **cp = cr_calloc(o.nclasspath ? o.nclasspath : 1, sizeof *cp);
+  if (!ins || !cp) {
+    fputs("cccp-rewrite: out of memory\n", stderr);
+    return EXIT_OUTPUT;
+  }
+/* Release what is open and leave with 'code' (every early exit). */
+#define LEAVE(code)                                             \
+  do {                                                          \
+    close_all(ins, (size_t)ninputs, cp, o.nclasspath, &o);      \
+    return (code);                                              \
+  } while (0)
   cr_diag d;
   cr_diag_clear(&d);
   int k = 0, status = EXIT_OK;
@@ -412,7 +432,7 @@ int main(int argc, char **argv) {
         cr_input_open(&ins[k], img, &d)) {
       cr_diag_where(&d, o.jdk, NULL);
       cli_error_diag(&d);
-      return EXIT_INPUT;
+      LEAVE(EXIT_INPUT);
     }
     k++;
   }
@@ -420,14 +440,12 @@ int main(int argc, char **argv) {
     if (cr_input_open(&ins[k], argv[i], &d)) {
       cr_diag_where(&d, argv[i], NULL);
       cli_error_diag(&d);
-      return EXIT_INPUT;
+      LEAVE(EXIT_INPUT);
     }
   }
   for (int i = 0; i < ninputs; i++) {
     cr_input_set_limits(ins[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
   }
-  cr_input **cp = cr_calloc(o.nclasspath ? o.nclasspath : 1, sizeof *cp);
-  if (!cp) return EXIT_OUTPUT;
   for (size_t i = 0; i < o.nclasspath; i++) {
     char img[PATH_MAX];
     const char *path = o.classpath[i];
@@ -437,7 +455,7 @@ int main(int argc, char **argv) {
     if (cr_input_open(&cp[i], path, &d)) {
       cr_diag_where(&d, o.classpath[i], NULL);
       cli_error_diag(&d);
-      return EXIT_INPUT;
+      LEAVE(EXIT_INPUT);
     }
     cr_input_set_limits(cp[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
   }
@@ -446,12 +464,19 @@ int main(int argc, char **argv) {
   cli_whole whole;
   memset(&whole, 0, sizeof whole);
   int need_whole =
-      o.mode == MODE_ANALYZE || o.mode == MODE_REENCODE || o.emit_summary;
+      o.mode == MODE_ANALYZE || o.mode == MODE_REENCODE ||
+      o.mode == MODE_CCCP || o.emit_summary;
+  char rtjar[PATH_MAX];
+  if (o.mode == MODE_CCCP && !cli_runtime_jar(rtjar, sizeof rtjar)) {
+    fprintf(stderr, "cccp-rewrite: the runtime cccp-rt.jar was not found "
+            "(set CCCP_RT to its path)\n");
+    LEAVE(EXIT_INPUT);
+  }
   if (need_whole) {
     if (cli_whole_build(&o, ins, (size_t)ninputs, cp, o.nclasspath, &whole,
                         &status, &d)) {
       cli_error_diag(&d);
-      return status;
+      LEAVE(status);
     }
   }
   if (o.mode == MODE_ANALYZE) {
@@ -470,7 +495,8 @@ int main(int argc, char **argv) {
   if (out_is_dir && mkdirs(o.output) != 0) {
     fprintf(stderr, "cccp-rewrite: %s: cannot create directory: %s\n",
             o.output, strerror(errno));
-    return EXIT_OUTPUT;
+    cli_whole_free(&whole);
+    LEAVE(EXIT_OUTPUT);
   }
 
   /* Build the plan. */
@@ -517,7 +543,11 @@ int main(int argc, char **argv) {
   double t0 = now();
   cr_typeinfo ti;
   if (whole.h) ti = cr_hier_typeinfo(whole.h);
-  int rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, &st, &status, &d);
+  int rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, &st, &status,
+                   &d);
+  if (rc == 0 && o.mode == MODE_CCCP &&
+      (rc = cli_runtime_files(o.output, out_is_dir, &d)))
+    status = EXIT_OUTPUT;
   double dt = now() - t0;
   if (rc == 0 && need_whole) rc = cli_whole_outputs(&o, &whole, &status, &d);
   cli_whole_free(&whole);
@@ -532,6 +562,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cccp-rewrite: wrote %s (%zu entries)\n",
                 pl.p.units[u].path, pl.p.units[u].count);
     }
+    if (o.mode == MODE_CCCP)
+      fprintf(stderr, "cccp-rewrite: instrumented %zu classes: %zu method "
+              "bodies and wrappers, %zu call sites\n", st.xf_classes,
+              st.xf_methods, st.xf_sites);
     if (st.methods_unchanged)
       fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",
               st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");

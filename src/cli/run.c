@@ -19,6 +19,8 @@
 
 #include "cccp/analysis.h"
 #include "cccp/classfile.h"
+#include "cccp/hier.h"
+#include "cccp/xform.h"
 #include "cli.h"
 
 typedef struct slot {
@@ -37,6 +39,7 @@ typedef struct slot {
 typedef struct run {
   const cli_opts *o;
   const cr_typeinfo *ti;    /* hierarchy for frame joins, or NULL */
+  const cr_hier *h;         /* analysed hierarchy (MODE_CCCP) */
   cli_stats *st;
   cli_names missing;        /* types frames had to treat as Object */
   const cli_plan *p;
@@ -83,6 +86,38 @@ static void method_failed(void *ctx, const cr_class *c, const cr_member *m,
   pthread_mutex_unlock(&w->r->mu);
 }
 
+/* A warning from the instrumentation (a method or class left as is). */
+static void xf_warn(void *ctx, const cr_class *c, const char *msg) {
+  work_ctx *w = ctx;
+  (void)c;
+  cli_warn("%s: %s: %s", w->file, w->entry, msg);
+  if (strstr(msg, " left uninstrumented")) {
+    pthread_mutex_lock(&w->r->mu);
+    w->r->st->methods_unchanged++;
+    pthread_mutex_unlock(&w->r->mu);
+  }
+}
+
+/* Instrument 'c'; CR_ENOMEM/CR_ETOOLARGE leave the class unusable. */
+static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
+  cr_xf_opts xo;
+  memset(&xo, 0, sizeof xo);
+  xo.h = r->h;
+  xo.env.ti = r->ti;
+  xo.env.missing = note_missing;
+  xo.env.ctx = r;
+  xo.warn = xf_warn;
+  xo.ctx = w;
+  int rc = cr_xf_cccp(c, &xo, d);
+  if (rc) return rc;
+  pthread_mutex_lock(&r->mu);
+  r->st->xf_classes += !xo.nskipped;
+  r->st->xf_methods += xo.nesi + xo.nosi + xo.nn2b + xo.nb2n + xo.nfallback;
+  r->st->xf_sites += xo.nsites_esi + xo.nsites_tl + xo.nsites_node;
+  pthread_mutex_unlock(&r->mu);
+  return 0;
+}
+
 /*
 ** Transform the bytes of one class according to the mode. In identity
 ** mode the class is parsed and written back, and the result must equal the
@@ -94,7 +129,9 @@ static int transform(run *r, work_ctx *w, const uint8_t *in, size_t len,
   const cli_opts *o = r->o;
   *out = NULL;
   *outlen = 0;
-  if (o->mode != MODE_IDENTITY && o->mode != MODE_REENCODE) return 0;
+  if (o->mode != MODE_IDENTITY && o->mode != MODE_REENCODE &&
+      o->mode != MODE_CCCP)
+    return 0;
   cr_arena *a = cr_arena_new();
   if (!a) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   cr_class *c;
@@ -115,6 +152,7 @@ static int transform(run *r, work_ctx *w, const uint8_t *in, size_t len,
     int mrc = cr_reencode(c, &ro, &md);
     if (mrc == CR_ENOMEM) rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   }
+  if (rc == 0 && o->mode == MODE_CCCP) rc = instrument(r, w, c, d);
   if (rc == 0) rc = cr_cf_write(&b, c, d);
   if (rc == 0 && b.err) rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (rc == 0 && o->mode == MODE_IDENTITY &&
@@ -170,7 +208,11 @@ static void work(run *r, size_t t, slot *s) {
   } else {
     s->rc = cr_zentry_new_level(&s->ze, info.name, data, len, r->o->level,
                                 &s->d);
-    if (s->rc) cr_diag_where(&s->d, u->path, info.name);
+    /* A name the jar format cannot hold is the input's fault. */
+    s->input_side = s->rc == CR_EFORMAT;
+    if (s->rc)
+      cr_diag_where(&s->d, s->input_side ? cr_input_path(task->in) : u->path,
+                    info.name);
   }
 out:
   cr_free(data);
@@ -223,12 +265,13 @@ static void free_slot(slot *s) {
 }
 
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
-            cli_stats *st, int *exit_code, cr_diag *d) {
+            const cr_hier *h, cli_stats *st, int *exit_code, cr_diag *d) {
   run r;
   memset(&r, 0, sizeof r);
   r.o = o;
   r.p = p;
   r.ti = ti;
+  r.h = h;
   r.st = st;
   r.window = (size_t)o->jobs * 8;
   int nthreads = o->jobs, started = 0, rc = 0;

@@ -15,7 +15,12 @@ expect_exit 0 "--help exits 0" "$REWRITE" --help
 expect_match "Usage: cccp-rewrite" "--help prints usage" "$out"
 expect_exit 0 "--version exits 0" "$REWRITE" --version
 expect_match "^cccp-rewrite [0-9]" "--version prints the version" "$out"
-expect_exit 2 "no mode is a usage error" "$REWRITE" "$EX" -o "$T/x.jar"
+mkdir -p "$T/inst"
+expect_exit 0 "no mode instruments (CCCP)" "$REWRITE" "$EX" -o "$T/inst/x.jar"
+expect_match "instrumented [0-9]+ classes" "instrumenting run says what it did" "$err"
+check "the runtime jar is copied next to the output" test -s "$T/inst/cccp-rt.jar"
+check "the JVM options go to OUTPUT.args" \
+  grep -qx -- "-Xbootclasspath/a:$(cd "$T/inst" && pwd -P)/cccp-rt.jar" "$T/inst/x.jar.args"
 expect_exit 2 "no output is a usage error" "$REWRITE" --identity "$EX"
 expect_exit 2 "no input is a usage error" "$REWRITE" --identity -o "$T/x.jar"
 expect_exit 2 "bad -j is a usage error" "$REWRITE" --identity -j 0 "$EX" -o "$T/x.jar"

@@ -1,0 +1,81 @@
+/*
+** xform.h -- the CCCP instrumentation of one class (DESIGN.md 1, CCCP
+** paper 4.2-4.4): method variants (N2B, ESI, OSI, B2N) chosen by the
+** overloadability analysis, method entries that make the method's CCT
+** node, and call sites that pass the caller's node on.
+**
+** The runtime contract (class 'cccp/rt/CC', shipped as cccp-rt.jar):
+**   static CC  enter(CC parent, int mid)   child node (null parent: null)
+**   static CC  get()                       the thread's current node
+**   static CC  set(CC node)                store, return the previous one
+**   static int register(String cls, String name, String desc, int size,
+**                       int flags)         method id
+**   static int mid(Lookup, String, Class, cls, name, desc, size, flags)
+**                                          condy bootstrap of 'register'
+** Method ids are loaded by 'ldc' of a CONSTANT_Dynamic (class version
+** >= 55), else from a private static synthetic int field per id, filled
+** lazily on first use (no '<clinit>' change, so class initialisation
+** order stays as it was); interfaces below 55 cannot have such fields
+** and call 'register' on each use.
+**
+** Kinds of types: 'cr_xf_opts' is transparent. Everything the transform
+** allocates lives in the class arena.
+*/
+#ifndef CCCP_XFORM_H
+#define CCCP_XFORM_H
+
+#include <stdint.h>
+
+#include "cccp/analysis.h"
+#include "cccp/classfile.h"
+#include "cccp/hier.h"
+
+/* Method-id flags, as 'register' takes them. */
+enum {
+  CR_XF_MID_NATIVE = 1,
+  CR_XF_MID_LIBRARY = 2,
+  CR_XF_MID_APP = 4
+};
+
+/*
+** Options and results of 'cr_xf_cccp'. 'h' is the linked and analysed
+** hierarchy the class was added to (required). 'env' gives frame joins
+** (its 'ti' is wrapped so that 'cccp/rt/CC' is always known). 'warn'
+** (may be NULL) hears about each method left uninstrumented and each
+** class skipped, with a one-line message naming class and method.
+*/
+typedef struct cr_xf_opts {
+  const cr_hier *h;
+  cr_an_env env;
+  void (*warn)(void *ctx, const cr_class *c, const char *msg);
+  void *ctx;
+  /* out, added to by each call */
+  uint32_t nesi;            /* ESI twins with instrumented bodies */
+  uint32_t nosi;            /* methods instrumented in place (OSI) */
+  uint32_t nn2b;            /* N2B wrappers */
+  uint32_t nb2n;            /* B2N twins of native methods */
+  uint32_t nfallback;       /* delegating twins (abstract, failed) */
+  uint32_t nsites_esi;      /* call sites passing the node */
+  uint32_t nsites_tl;       /* call sites using the thread-local slot */
+  uint32_t nsites_node;     /* call sites making the callee's node */
+  uint32_t nfailed;         /* methods left uninstrumented */
+  uint32_t nskipped;        /* classes left unchanged */
+} cr_xf_opts;
+
+/*
+** Instrument class 'c' in place (its model, in 'c->arena'). A method
+** that cannot be instrumented (over 64 KiB, untypable) keeps its code and
+** gets a warning; an overloadable one still gets a twin that delegates to
+** it, so callers that pass the node keep working. Classes already
+** instrumented (a descriptor mentions cccp/rt/CC) and the runtime's own
+** classes are left unchanged with a warning. Returns 0, or CR_ENOMEM /
+** CR_ETOOLARGE (constant pool full) with 'd' set: the class must then be
+** written unchanged from its input bytes, not from 'c'.
+*/
+int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d);
+
+/* The descriptor of the twin of 'desc': "Lcccp/rt/CC;" appended to the
+** parameters, in arena 'a' (NULL on OOM or a bad descriptor). */
+char *cr_xf_twin_desc(cr_arena *a, const char *desc);
+
+#endif

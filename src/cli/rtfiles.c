@@ -1,0 +1,119 @@
+/*
+** rtfiles.c -- what an instrumented output needs to run: the runtime jar
+** (cccp-rt.jar) copied next to it, and the JVM options file that puts it
+** on the boot class path ('java @OUTPUT.args -cp OUTPUT Main').
+*/
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int is_file(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+** The runtime jar: $CCCP_RT, else relative to the binary:
+** ../share/cccp/cccp-rt.jar (installed), ../build/cccp-rt.jar (source
+** tree, bin/ next to build/), ../cccp-rt.jar (a build directory's bin/).
+*/
+const char *cli_runtime_jar(char *buf, size_t n) {
+  const char *env = getenv("CCCP_RT");
+  if (env && *env) {
+    snprintf(buf, n, "%s", env);
+    return is_file(buf) ? buf : NULL;
+  }
+  char exe[PATH_MAX];
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (k <= 0) return NULL;
+  exe[k] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (!slash) return NULL;
+  *slash = '\0';
+  static const char *const rel[] = {"/../share/cccp/cccp-rt.jar",
+                                    "/../build/cccp-rt.jar",
+                                    "/../cccp-rt.jar"};
+  for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+    snprintf(buf, n, "%s%s", exe, rel[i]);
+    if (is_file(buf)) return buf;
+  }
+  return NULL;
+}
+
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* Copy 'from' to 'to' atomically. */
+static int copy_file(const char *from, const char *to, cr_diag *d) {
+  uint8_t *data;
+  size_t len;
+  int rc = cr_read_file(&data, &len, from, d);
+  if (rc) return rc;
+  cli_afile af;
+  rc = cli_atomic_open(&af, to, d);
+  if (rc == 0 && len && fwrite(data, 1, len, af.f) != len) {
+    cli_atomic_abort(&af);
+    rc = cr_diag_set(d, CR_EIO, -1, "cannot write %s", to);
+  } else if (rc == 0) {
+    rc = cli_atomic_commit(&af, d);
+  }
+  cr_free(data);
+  return rc;
+}
+
+/* Write 'path' as one argfile token (quoted when it needs to be). */
+static void put_token(FILE *f, const char *s) {
+  if (!strpbrk(s, " \t\n\r\"'\\#")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+int cli_runtime_files(const char *out, int is_dir, cr_diag *d) {
+  char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
+      args[PATH_MAX * 2];
+  if (!cli_runtime_jar(src, sizeof src))
+    return cr_diag_set(d, CR_ENOTFOUND, -1, "the runtime cccp-rt.jar was "
+                       "not found (set CCCP_RT to its path)");
+  snprintf(dir, sizeof dir, "%s", out);
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+  if (!is_dir) {
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+  }
+  if (!realpath(dir, real))
+    return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
+  snprintf(jar, sizeof jar, "%s/cccp-rt.jar", strcmp(real, "/") ? real : "");
+  int rc = 0;
+  if (!same_file(src, jar) && (rc = copy_file(src, jar, d))) return rc;
+  if (is_dir) snprintf(args, sizeof args, "%s/cccp.args", dir);
+  else snprintf(args, sizeof args, "%s.args", out);
+  cli_afile af;
+  if ((rc = cli_atomic_open(&af, args, d))) return rc;
+  fputs("-Xbootclasspath/a:", af.f);
+  put_token(af.f, jar);
+  fputc('\n', af.f);
+  if (ferror(af.f)) {
+    cli_atomic_abort(&af);
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", args);
+  }
+  return cli_atomic_commit(&af, d);
+}

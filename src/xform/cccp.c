@@ -1,0 +1,945 @@
+/*
+** cccp.c -- the CCCP instrumentation of one class: method variants, entry
+** code and call sites (DESIGN.md 1, CCCP paper 4.2-4.4, Figures 3-4).
+** JVMS 4.7.3 (Code), 4.7.23 (BootstrapMethods), 4.4.10 (Dynamic).
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cccp/xform.h"
+
+#define CC_CLASS "cccp/rt/CC"
+#define CC_DESC "Lcccp/rt/CC;"
+#define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
+#define D_GET "()Lcccp/rt/CC;"
+#define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
+#define D_REGISTER \
+  "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;II)I"
+#define D_MID                                                              \
+  "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"             \
+  "Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;"                  \
+  "Ljava/lang/String;II)I"
+
+enum {                          /* access flags (JVMS 4.1, 4.6) */
+  ACC_PUBLIC = 0x0001, ACC_PRIVATE = 0x0002, ACC_PROTECTED = 0x0004,
+  ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SYNCHRONIZED = 0x0020,
+  ACC_BRIDGE = 0x0040, ACC_VARARGS = 0x0080, ACC_NATIVE = 0x0100,
+  ACC_INTERFACE = 0x0200, ACC_ABSTRACT = 0x0400, ACC_SYNTHETIC = 0x1000,
+  ACC_MODULE = 0x8000
+};
+
+/* One method id used by the class: its key and where it is loaded from. */
+typedef struct mid {
+  const char *cls, *name, *desc;
+  uint32_t size;
+  int flags;
+  int idx;                  /* Dynamic entry, or Fieldref (0: none) */
+} mid;
+
+/* How a body is instrumented. */
+enum { ESI, OSI };
+
+/* The state of one class in flight. */
+typedef struct xf {
+  cr_class *c;
+  cr_arena *a;
+  cr_xf_opts *o;
+  cr_diag *d;
+  const char *name;         /* this class */
+  int iface;                /* an interface */
+  int condy;                /* version >= 63: ids by ldc of a Dynamic */
+  cr_class *copy;           /* second parse (fresh bodies), lazily */
+  cr_an *an;
+  const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
+  cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
+  cr_an_env env;
+  int r_enter, r_get, r_set, r_register;  /* Methodref indices */
+  int code_name;            /* Utf8 "Code" */
+  mid *mids;
+  uint32_t nmids, cmids;
+  cr_member **newm;         /* methods to append, in order */
+  uint32_t nnewm, cnewm;
+  cr_member *newf;          /* fields to append */
+  uint32_t nnewf, cnewf;
+  cr_bsm *bsms;             /* bootstrap methods to append */
+  uint32_t nbsms, cbsms, bsm_base;
+  int in_init;              /* instrumenting a constructor */
+  int bumped;               /* version raised to 52 (an old interface) */
+  int err;                  /* first fatal error (pool full, OOM) */
+} xf;
+
+/* ------------------------------------------------------------ helpers */
+
+static int oom(xf *x) {
+  if (!x->err) x->err = cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
+  return x->err;
+}
+
+/* A pool index from a 'cr_cp_add_*' result; 0 (and 'err' set) on error. */
+static int cpi(xf *x, int r) {
+  if (r < 0) {
+    if (!x->err) x->err = r;
+    return 0;
+  }
+  return r;
+}
+
+/* Grow arena array '*v' ('*cap' elements of 'sz') to hold 'need'. */
+static int grow(xf *x, void **v, uint32_t *cap, uint32_t need, size_t sz) {
+  if (need <= *cap) return 0;
+  uint32_t nc = *cap ? *cap * 2 : 8;
+  while (nc < need) nc *= 2;
+  void *p = cr_arena_realloc(x->a, *v, (size_t)*cap * sz, (size_t)nc * sz);
+  if (!p) return oom(x);
+  *v = p;
+  *cap = nc;
+  return 0;
+}
+
+char *cr_xf_twin_desc(cr_arena *a, const char *desc) {
+  const char *rp = strchr(desc, ')');
+  if (desc[0] != '(' || !rp) return NULL;
+  size_t n = strlen(desc), k = (size_t)(rp - desc);
+  char *s = cr_arena_alloc(a, n + sizeof CC_DESC);
+  if (!s) return NULL;
+  memcpy(s, desc, k);
+  memcpy(s + k, CC_DESC, sizeof CC_DESC - 1);
+  memcpy(s + k + sizeof CC_DESC - 1, rp, n - k + 1);
+  return s;
+}
+
+/* The frame computation's view: the caller's hierarchy plus the runtime's
+** node class, which the hierarchy of an application does not hold. */
+static int ti_lookup(void *ctx, const char *name, const char **super,
+                     int *is_interface) {
+  xf *x = ctx;
+  if (strcmp(name, CC_CLASS) == 0) {
+    *super = "java/lang/Object";
+    *is_interface = 0;
+    return 0;
+  }
+  if (!x->inner) return CR_ENOTFOUND;
+  return x->inner->lookup(x->inner->ctx, name, super, is_interface);
+}
+
+/* Emit 'op' with operand 'a' before 'at' (NULL: at the end). */
+static cr_insn *emit(xf *x, cr_body *b, cr_insn *at, unsigned op,
+                     int32_t a) {
+  cr_insn *i = cr_insn_new(b, op);
+  if (!i) {
+    oom(x);
+    return NULL;
+  }
+  i->a = a;
+  cr_body_insert_before(b, at, i);
+  return i;
+}
+
+static cr_insn *emit_label(xf *x, cr_body *b, cr_insn *at) {
+  cr_insn *l = cr_label_new(b);
+  if (!l) {
+    oom(x);
+    return NULL;
+  }
+  cr_body_insert_before(b, at, l);
+  return l;
+}
+
+/* Load the parameters of 'desc' from slot 'slot' on. */
+static void emit_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
+                      int slot) {
+  cr_desc_iter it;
+  const char *t;
+  size_t n;
+  if (cr_desc_iter_init(&it, desc, strlen(desc))) return;
+  while (cr_desc_next(&it, &t, &n) == 1) {
+    unsigned op = t[0] == 'J'   ? CR_OP_LLOAD
+                  : t[0] == 'F' ? CR_OP_FLOAD
+                  : t[0] == 'D' ? CR_OP_DLOAD
+                  : t[0] == 'L' || t[0] == '[' ? CR_OP_ALOAD
+                                               : CR_OP_ILOAD;
+    emit(x, b, at, op, slot);
+    slot += cr_desc_slots(t[0]);
+  }
+}
+
+/* The return instruction for the return type of 'desc'. */
+static unsigned ret_op(const char *desc) {
+  const char *r = strchr(desc, ')');
+  switch (r ? r[1] : 'V') {
+  case 'V': return CR_OP_RETURN;
+  case 'J': return CR_OP_LRETURN;
+  case 'F': return CR_OP_FRETURN;
+  case 'D': return CR_OP_DRETURN;
+  case 'L': case '[': return CR_OP_ARETURN;
+  default: return CR_OP_IRETURN;
+  }
+}
+
+static int arg_slots(const char *desc) {
+  int n = cr_desc_arg_slots(desc, strlen(desc));
+  return n < 0 ? 0 : n;
+}
+
+/* ----------------------------------------------------------- method ids */
+
+/* The id of 'cls.name desc', added to the class's list when new. */
+static mid *get_mid(xf *x, const char *cls, const char *name,
+                    const char *desc, uint32_t size, int flags) {
+  for (uint32_t k = 0; k < x->nmids; k++) {
+    mid *m = &x->mids[k];
+    if (strcmp(m->cls, cls) == 0 && strcmp(m->name, name) == 0 &&
+        strcmp(m->desc, desc) == 0)
+      return m;
+  }
+  if (grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
+    return NULL;
+  mid *m = &x->mids[x->nmids++];
+  memset(m, 0, sizeof *m);
+  m->cls = cr_arena_strndup(x->a, cls, strlen(cls));
+  m->name = cr_arena_strndup(x->a, name, strlen(name));
+  m->desc = cr_arena_strndup(x->a, desc, strlen(desc));
+  m->size = size;
+  m->flags = flags;
+  if (!m->cls || !m->name || !m->desc) {
+    oom(x);
+    return NULL;
+  }
+  cr_cpool *cp = x->c->cp;
+  if (x->condy) {
+    /* BootstrapMethods entry: CC.mid with (cls, name, desc, size, flags) */
+    int mh = cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "mid", D_MID, x->d));
+    if (mh) mh = cpi(x, cr_cp_add_methodhandle(cp, CR_REF_INVOKESTATIC,
+                                               (uint32_t)mh, x->d));
+    int args[5] = {cpi(x, cr_cp_add_string(cp, cls, x->d)),
+                   cpi(x, cr_cp_add_string(cp, name, x->d)),
+                   cpi(x, cr_cp_add_string(cp, desc, x->d)),
+                   cpi(x, cr_cp_add_int(cp, (int32_t)size, x->d)),
+                   cpi(x, cr_cp_add_int(cp, flags, x->d))};
+    int nat = cpi(x, cr_cp_add_nat(cp, "cccp$mid", "I", x->d));
+    if (x->err) return NULL;
+    if (grow(x, (void **)&x->bsms, &x->cbsms, x->nbsms + 1,
+             sizeof *x->bsms))
+      return NULL;
+    cr_bsm *bm = &x->bsms[x->nbsms];
+    bm->mh = (uint16_t)mh;
+    bm->args.n = 5;
+    bm->args.v = cr_arena_alloc(x->a, 5 * sizeof(uint16_t));
+    if (!bm->args.v) {
+      oom(x);
+      return NULL;
+    }
+    for (int k = 0; k < 5; k++) bm->args.v[k] = (uint16_t)args[k];
+    uint32_t bi = x->bsm_base + x->nbsms++;
+    if (bi > 65535) {
+      x->err = cr_diag_set(x->d, CR_ETOOLARGE, -1,
+                           "class %s: too many bootstrap methods", x->name);
+      return NULL;
+    }
+    cr_cpentry e;
+    memset(&e, 0, sizeof e);
+    e.tag = CR_CP_DYNAMIC;
+    e.a = (uint16_t)bi;
+    e.b = (uint16_t)nat;
+    m->idx = cpi(x, cr_cp_add(cp, &e, x->d));
+  } else {
+    /* a static final synthetic int field, set in '<clinit>' ('finish') */
+    char fname[32];
+    snprintf(fname, sizeof fname, "cccp$mid$%u", x->nmids - 1);
+    if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+             sizeof *x->newf))
+      return NULL;
+    cr_member *f = &x->newf[x->nnewf++];
+    memset(f, 0, sizeof *f);
+    f->flags = (x->iface ? ACC_PUBLIC : ACC_PRIVATE) | ACC_STATIC |
+               ACC_FINAL | ACC_SYNTHETIC;
+    f->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, fname, x->d));
+    f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "I", x->d));
+    m->idx = cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "I", x->d));
+  }
+  return x->err ? NULL : m;
+}
+
+/* Push method id 'm' before 'at'. */
+static void emit_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
+  emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
+}
+
+/*
+** Set every id field: "ldc cls; ldc name; ldc desc; ldc size; bipush
+** flags; invokestatic register; putstatic F" for each, before 'at'.
+*/
+static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
+  cr_cpool *cp = x->c->cp;
+  for (uint32_t k = 0; k < x->nmids; k++) {
+    const mid *m = &x->mids[k];
+    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
+    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->name, x->d)));
+    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
+    emit(x, b, at, CR_OP_LDC,
+         cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
+    emit(x, b, at, CR_OP_BIPUSH, m->flags);
+    emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
+    emit(x, b, at, CR_OP_PUTSTATIC, m->idx);
+  }
+}
+
+/* ------------------------------------------------------------- members */
+
+/* A new Code attribute holding just 'return' (replaced before commit). */
+static cr_attr *stub_code_attr(xf *x) {
+  cr_code *k = cr_arena_calloc(x->a, 1, sizeof *k);
+  cr_attr *at = cr_arena_calloc(x->a, 1, sizeof *at);
+  if (!k || !at) {
+    oom(x);
+    return NULL;
+  }
+  k->code = (const uint8_t *)"\xb1";
+  k->code_len = 1;
+  at->name = (uint16_t)x->code_name;
+  at->kind = CR_ATTR_CODE;
+  at->u.code = k;
+  return at;
+}
+
+/* A new method 'name''desc' with 'code' (an attribute, copied) and the
+** Exceptions attribute of 'like' (may be NULL), queued for appending. */
+static cr_member *new_method(xf *x, uint16_t flags, uint16_t name,
+                             const char *desc, const cr_attr *code,
+                             const cr_member *like) {
+  cr_member *m = cr_arena_calloc(x->a, 1, sizeof *m);
+  cr_attr *v = cr_arena_calloc(x->a, 2, sizeof *v);
+  if (!m || !v || grow(x, (void **)&x->newm, &x->cnewm, x->nnewm + 1,
+                       sizeof *x->newm)) {
+    oom(x);
+    return NULL;
+  }
+  m->flags = flags;
+  m->name = name;
+  m->desc = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, desc, x->d));
+  v[0] = *code;
+  m->attrs.n = 1;
+  m->attrs.v = v;
+  const cr_attr *ex = like ? cr_attrs_find(&like->attrs, CR_ATTR_EXCEPTIONS)
+                           : NULL;
+  if (ex) v[m->attrs.n++] = *ex;
+  x->newm[x->nnewm++] = m;
+  return x->err ? NULL : m;
+}
+
+/* A fresh empty body for member 'm' whose Code is a stub. */
+static cr_body *fresh_body(xf *x, cr_member *m) {
+  cr_body *b;
+  if (cr_body_decode(&b, x->c, m, x->a, x->d)) {
+    x->err = x->d->code;
+    return NULL;
+  }
+  for (cr_insn *i = b->first, *n; i; i = n) {
+    n = i->next;
+    if (i->op != CR_OP_LABEL) cr_body_remove(b, i);
+  }
+  return b;
+}
+
+/* A Methodref or InterfaceMethodref to this class's 'name''desc'. */
+static int own_ref(xf *x, const char *name, const char *desc) {
+  return cpi(x, x->iface ? cr_cp_add_imethodref(x->c->cp, x->name, name,
+                                                desc, x->d)
+                         : cr_cp_add_methodref(x->c->cp, x->name, name,
+                                               desc, x->d));
+}
+
+/* Commit a body, reporting failure in 'md' (the method stays as it was). */
+static int commit(xf *x, cr_body *b, cr_diag *md) {
+  if (x->err) return x->err;
+  return cr_an_commit(x->an, b, md);
+}
+
+/* Move the exception-table entries from 'from' on to the front: they
+** cover single call sites inside the method's own try blocks, so they
+** must be found first. */
+static int tcbs_first(xf *x, cr_body *b, uint32_t from) {
+  uint32_t n = b->ntcb, k = n - from;
+  if (!k || !from) return 0;
+  cr_tcb *t = cr_arena_alloc(x->a, n * sizeof *t);
+  if (!t) return oom(x);
+  memcpy(t, b->tcb + from, k * sizeof *t);
+  memcpy(t + k, b->tcb, from * sizeof *t);
+  memcpy(b->tcb, t, n * sizeof *t);
+  return 0;
+}
+
+/*
+** The delegating shape, used by B2N twins of natives ('enter' 1), twins
+** of abstract methods ('enter' 0) and twins of methods that could not be
+** instrumented ('enter' 1):
+**   m(args, CC cc) { prev = CC.set(enter ? CC.enter(cc, MID) : cc);
+**                    try { return m(args); } finally { CC.set(prev); } }
+** 'm' is called non-virtually (invokestatic/invokespecial) unless
+** 'virt', then by invokevirtual/invokeinterface.
+*/
+static int delegate(xf *x, cr_member *tw, const cr_member *orig,
+                    const char *name, const char *desc, int enter,
+                    int virt, uint32_t size, int flags, cr_diag *md) {
+  cr_body *b = fresh_body(x, tw);
+  if (!b) return x->err;
+  int stat = (orig->flags & ACC_STATIC) != 0;
+  int p = arg_slots(desc) + !stat, prev = p + 1;
+  emit(x, b, NULL, CR_OP_ALOAD, p);
+  if (enter) {
+    mid *m = get_mid(x, x->name, name, desc, size, flags);
+    if (!m) return x->err;
+    emit_mid(x, b, NULL, m);
+    emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_enter);
+  }
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, NULL, CR_OP_ASTORE, prev);
+  cr_insn *start = emit_label(x, b, NULL);
+  if (!stat) emit(x, b, NULL, CR_OP_ALOAD, 0);
+  emit_args(x, b, NULL, desc, !stat);
+  int ref = own_ref(x, name, desc);
+  cr_insn *call;
+  if (stat) {
+    call = emit(x, b, NULL, CR_OP_INVOKESTATIC, ref);
+  } else if (virt && x->iface) {
+    call = emit(x, b, NULL, CR_OP_INVOKEINTERFACE, ref);
+    if (call) call->b = arg_slots(desc) + 1;
+  } else {
+    call = emit(x, b, NULL, virt ? CR_OP_INVOKEVIRTUAL : CR_OP_INVOKESPECIAL,
+                ref);
+  }
+  cr_insn *end = emit_label(x, b, NULL);
+  emit(x, b, NULL, CR_OP_ALOAD, prev);
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, NULL, CR_OP_POP, 0);
+  emit(x, b, NULL, ret_op(desc), 0);
+  if (strcmp(name, "<init>") != 0) {     /* see 'wrap_site' */
+    cr_insn *h = emit_label(x, b, NULL);
+    emit(x, b, NULL, CR_OP_ALOAD, prev);
+    emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+    emit(x, b, NULL, CR_OP_POP, 0);
+    emit(x, b, NULL, CR_OP_ATHROW, 0);
+    if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
+      x->err = x->d->code;
+  }
+  if (x->err) return x->err;
+  (void)call;
+  return commit(x, b, md);
+}
+
+/* N2B: m(args) { return m(args, CC.get()); } into 'm' (stub code). */
+static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
+               const char *tdesc, cr_diag *md) {
+  cr_body *b = fresh_body(x, m);
+  if (!b) return x->err;
+  int stat = (m->flags & ACC_STATIC) != 0;
+  if (!stat) emit(x, b, NULL, CR_OP_ALOAD, 0);
+  emit_args(x, b, NULL, desc, !stat);
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_get);
+  emit(x, b, NULL, stat ? CR_OP_INVOKESTATIC : CR_OP_INVOKESPECIAL,
+       own_ref(x, name, tdesc));
+  emit(x, b, NULL, ret_op(desc), 0);
+  return commit(x, b, md);
+}
+
+/* ------------------------------------------------------------ call sites */
+
+static int site_kind(const cr_insn *i, int *kind) {
+  switch (i->op) {
+  case CR_OP_INVOKEVIRTUAL: *kind = CR_SITE_VIRTUAL; return 1;
+  case CR_OP_INVOKEINTERFACE: *kind = CR_SITE_INTERFACE; return 1;
+  case CR_OP_INVOKESPECIAL: *kind = CR_SITE_SPECIAL; return 1;
+  case CR_OP_INVOKESTATIC: *kind = CR_SITE_STATIC; return 1;
+  default: return 0;
+  }
+}
+
+/* What a call site does (DESIGN.md 1 table). */
+enum { SITE_ESI, SITE_TL, SITE_NODE };
+
+/*
+** Wrap call 'i' in the thread-local protocol:
+**   [aload cc | aload cc; MID; CC.enter]; CC.set; astore prev
+**   start: <call> end: aload prev; CC.set; pop; goto skip
+**   handler: aload prev; CC.set; pop; athrow
+**   skip:
+** The handler sits right after the call, so the method's own exception
+** ranges that cover the call cover the rethrow too. A return value stays
+** on the stack below the restore. 'nohandler' leaves
+** the handler out: for the call that initialises 'this' in a constructor
+** (super() or this()), whose handler frame must keep 'uninitializedThis'
+** (JVMS 4.10.1.9 invokespecial), which the frame computation does not
+** do; the slot is then not restored if that constructor throws.
+*/
+static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                      const mid *node, int nohandler) {
+  emit(x, b, i, CR_OP_ALOAD, ccl);
+  if (node) {
+    emit_mid(x, b, i, node);
+    emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
+  }
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, i, CR_OP_ASTORE, prev);
+  cr_insn *start = emit_label(x, b, i);
+  cr_insn *after = i->next;
+  cr_insn *end = emit_label(x, b, after);
+  emit(x, b, after, CR_OP_ALOAD, prev);
+  emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, after, CR_OP_POP, 0);
+  if (nohandler) return;
+  cr_insn *skip = cr_label_new(b);
+  if (!skip) {
+    oom(x);
+    return;
+  }
+  cr_insn *g = emit(x, b, after, CR_OP_GOTO, 0);
+  if (g) g->target = skip;
+  cr_insn *h = emit_label(x, b, after);
+  emit(x, b, after, CR_OP_ALOAD, prev);
+  emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, after, CR_OP_POP, 0);
+  emit(x, b, after, CR_OP_ATHROW, 0);
+  cr_body_insert_before(b, after, skip);
+  if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
+    x->err = x->d->code;
+  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
+}
+
+/* 1 for a signature-polymorphic call (JVMS 2.9.3): the owner is
+** MethodHandle or VarHandle and the method is native varargs there. */
+static int polysig(const cr_hier *h, const char *owner, const char *name) {
+  if (strcmp(owner, "java/lang/invoke/MethodHandle") != 0 &&
+      strcmp(owner, "java/lang/invoke/VarHandle") != 0)
+    return 0;
+  const cr_hclass *hc = cr_hier_class(h, owner);
+  if (!hc) return 1;
+  for (uint32_t k = 0; k < cr_hclass_method_count(hc); k++) {
+    const cr_hmethod *m = cr_hclass_method_at(hc, k);
+    if (strcmp(cr_hmethod_name(m), name) == 0)
+      return (cr_hmethod_flags(m) & CR_HM_POLYSIG) != 0;
+  }
+  return 0;
+}
+
+/* Rewrite one call site of an instrumented body. */
+static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
+  cr_cpool *cp = x->c->cp;
+  int kind;
+  if (!site_kind(i, &kind)) {           /* invokedynamic */
+    wrap_site(x, b, i, ccl, prev, NULL, 0);
+    x->o->nsites_tl++;
+    return;
+  }
+  const cr_cpentry *ref = cr_cp_get(cp, (uint32_t)i->a);
+  const cr_cpentry *nat = ref ? cr_cp_get(cp, ref->b) : NULL;
+  const char *owner = ref ? cr_cp_class_name(cp, ref->a) : NULL;
+  const char *name = nat ? cr_cp_str(cp, nat->a) : NULL;
+  const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
+  if (!owner || !name || !desc) return;  /* the analysis will complain */
+  if (strncmp(owner, "cccp/rt/", 8) == 0) return;
+  if (polysig(x->o->h, owner, name)) {
+    wrap_site(x, b, i, ccl, prev, NULL, 0);
+    x->o->nsites_tl++;
+    return;
+  }
+  int init_this = 0;
+  if (i->op == CR_OP_INVOKESPECIAL && strcmp(name, "<init>") == 0 &&
+      x->in_init) {
+    const cr_hclass *self = cr_hier_class(x->o->h, x->name);
+    const char *sup = self ? cr_hclass_super(self) : NULL;
+    init_this = strcmp(owner, x->name) == 0 ||
+                (sup && strcmp(owner, sup) == 0);
+  }
+  const cr_hmethod *t = NULL;
+  if (cr_hier_site(x->o->h, owner, name, desc, kind, &t)) {
+    char *td = cr_xf_twin_desc(x->a, desc);
+    if (!td) {
+      oom(x);
+      return;
+    }
+    emit(x, b, i, CR_OP_ALOAD, ccl);
+    i->a = cpi(x, ref->tag == CR_CP_IMETHODREF
+                      ? cr_cp_add_imethodref(cp, owner, name, td, x->d)
+                      : cr_cp_add_methodref(cp, owner, name, td, x->d));
+    if (i->op == CR_OP_INVOKEINTERFACE) i->b++;
+    x->o->nsites_esi++;
+    return;
+  }
+  int native = t && (cr_hmethod_access(t) & ACC_NATIVE);
+  int app = t && cr_hclass_instrumented(cr_hmethod_class(t));
+  if (app && !native) {
+    wrap_site(x, b, i, ccl, prev, NULL, init_this);
+    x->o->nsites_tl++;
+    return;
+  }
+  const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
+  int flags = (native ? CR_XF_MID_NATIVE : 0) |
+              (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
+  mid *m = get_mid(x, cls, name, desc, 0, flags);
+  if (!m) return;
+  wrap_site(x, b, i, ccl, prev, m, init_this);
+  x->o->nsites_node++;
+}
+
+/*
+** Instrument the body of 'm' (name 'name', original descriptor 'desc';
+** for an ESI twin 'm' already has the twin's descriptor): the entry makes
+** the method's node into a new local 'cc', from the extra parameter (ESI)
+** or the thread-local slot (OSI), and every call site passes it on.
+*/
+static int instrument(xf *x, cr_member *m, int how, const char *name,
+                      const char *desc, cr_diag *md) {
+  cr_body *b;
+  uint32_t size = cr_member_code(m)->code_len;
+  int rc = cr_body_decode(&b, x->c, m, x->a, md);
+  if (rc) return rc;
+  uint32_t ninv = 0;
+  for (cr_insn *i = b->first; i; i = i->next)
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
+      ninv++;
+  cr_insn **inv = cr_arena_alloc(x->a, (ninv + 1) * sizeof *inv);
+  if (!inv) return oom(x);
+  ninv = 0;
+  for (cr_insn *i = b->first; i; i = i->next)
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
+      inv[ninv++] = i;
+  int stat = (m->flags & ACC_STATIC) != 0;
+  int p = arg_slots(desc) + !stat;
+  uint32_t base = cr_body_max_locals(b);
+  if (base < (uint32_t)p + (how == ESI)) base = (uint32_t)p + (how == ESI);
+  if (base + 2 > 65535)
+    return cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
+                       cr_body_where(b));
+  int ccl = (int)base, prev = (int)base + 1;
+  mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
+  if (!me) return x->err;
+  cr_insn *first = b->first;
+  if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
+  else emit(x, b, first, CR_OP_INVOKESTATIC, x->r_get);
+  emit_mid(x, b, first, me);
+  emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
+  emit(x, b, first, CR_OP_ASTORE, ccl);
+  uint32_t norig = b->ntcb;
+  x->in_init = strcmp(name, "<init>") == 0;
+  for (uint32_t k = 0; k < ninv && !x->err; k++)
+    rewrite_site(x, b, inv[k], ccl, prev);
+  if (x->err) return x->err;
+  if (tcbs_first(x, b, norig)) return x->err;
+  return commit(x, b, md);
+}
+
+/* -------------------------------------------------------------- methods */
+
+static void warn(xf *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(xf *x, const char *fmt, ...) {
+  if (!x->o->warn) return;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  x->o->warn(x->o->ctx, x->c, msg);
+}
+
+/* Method 'k' of the second parse, for a fresh copy of a body. */
+static cr_attr *copy_code_attr(xf *x, uint32_t k) {
+  if (!x->copy) {
+    cr_diag cd;
+    cr_diag_clear(&cd);
+    if (cr_cf_parse(&x->copy, x->a, x->c->bytes, x->c->len, &cd)) {
+      x->copy = NULL;
+      return NULL;
+    }
+  }
+  if (k >= x->copy->nmethods) return NULL;
+  return cr_attrs_find(&x->copy->methods[k].attrs, CR_ATTR_CODE);
+}
+
+/* Twin access flags: never abstract or native; synthetic. */
+static uint16_t twin_flags(xf *x, uint16_t acc) {
+  uint16_t f = (uint16_t)((acc & ~(ACC_ABSTRACT | ACC_NATIVE | ACC_BRIDGE |
+                                   ACC_VARARGS)) | ACC_SYNTHETIC);
+  if (x->iface && !(f & (ACC_PRIVATE | ACC_STATIC)))
+    f = (uint16_t)((f & ~(ACC_PROTECTED | ACC_FINAL | ACC_SYNCHRONIZED)) |
+                   ACC_PUBLIC);
+  return f;
+}
+
+/* A twin that delegates to the original after a failure ('md'). */
+static int fallback(xf *x, cr_member *orig, uint16_t name_idx,
+                    const char *name, const char *desc, const char *tdesc,
+                    const cr_diag *why) {
+  char msg[600];
+  cr_diag md;
+  cr_diag_clear(&md);
+  snprintf(msg, sizeof msg, "%s", why->msg);
+  cr_attr *sc = stub_code_attr(x);
+  cr_member *tw = sc ? new_method(x, twin_flags(x, orig->flags), name_idx,
+                                  tdesc, sc, orig)
+                     : NULL;
+  if (!tw) return x->err;
+  cr_code *oc = cr_member_code(orig);
+  int rc = delegate(x, tw, orig, name, desc, 1, 0, oc ? oc->code_len : 0,
+                    CR_XF_MID_APP, &md);
+  if (rc) return x->err ? x->err : rc;
+  x->o->nfallback++;
+  x->o->nfailed++;
+  warn(x, "class %s: method %s%s left uninstrumented: %s", x->name, name,
+       desc, msg);
+  return 0;
+}
+
+/*
+** Method 'm' could not be instrumented in place: warn, and in a class
+** whose version was raised give its old code frames, or fail the class.
+*/
+static int osi_failed(xf *x, cr_member *m, const char *name,
+                      const char *desc, const cr_diag *md) {
+  x->o->nfailed++;
+  warn(x, "class %s: method %s%s left uninstrumented: %s", x->name, name,
+       desc, md->msg);
+  if (x->bumped) {
+    cr_diag rd;
+    cr_diag_clear(&rd);
+    if (cr_reencode_method(x->an, m, 0, &rd))
+      x->err = cr_diag_set(x->d, CR_EUNSUPPORTED, -1,
+                           "class %s: %s%s cannot be given frames: %s",
+                           x->name, name, desc, rd.msg);
+  }
+  return x->err;
+}
+
+/* One method of the original class ('k' its index). */
+static int do_method(xf *x, uint32_t k) {
+  cr_member *m = &x->c->methods[k];
+  const char *name = cr_member_name(x->c, m);
+  const char *desc = cr_member_desc(x->c, m);
+  if (!name || !desc) return oom(x);
+  if (!cr_desc_is_method(desc, strlen(desc))) return 0;
+  int clinit = strcmp(name, "<clinit>") == 0;
+  const cr_hmethod *hm = cr_hier_method(x->o->h, x->name, name, desc);
+  unsigned hf = hm ? cr_hmethod_flags(hm) : CR_HM_NONOVL | CR_HM_NONWRAP;
+  int ovl = !clinit && !(hf & CR_HM_NONOVL);
+  int wrap = !(hf & CR_HM_NONWRAP);
+  if (arg_slots(desc) + !(m->flags & ACC_STATIC) + 1 > 255) ovl = 0;
+  cr_diag md;
+  cr_diag_clear(&md);
+  cr_attr *code = cr_attrs_find(&m->attrs, CR_ATTR_CODE);
+  char *tdesc = ovl ? cr_xf_twin_desc(x->a, desc) : NULL;
+  if (ovl && !tdesc) return oom(x);
+
+  if (m->flags & ACC_ABSTRACT) {
+    if (!ovl) return 0;
+    cr_attr *sc = stub_code_attr(x);
+    cr_member *tw = sc ? new_method(x, twin_flags(x, m->flags), m->name,
+                                    tdesc, sc, m)
+                       : NULL;
+    if (!tw) return x->err;
+    int rc = delegate(x, tw, m, name, desc, 0, 1, 0, 0, &md);
+    if (rc) return x->err ? x->err : rc;
+    x->o->nfallback++;
+    return 0;
+  }
+  if (m->flags & ACC_NATIVE) {
+    if (!ovl || !wrap) return 0;
+    cr_attr *sc = stub_code_attr(x);
+    cr_member *tw = sc ? new_method(x, twin_flags(x, m->flags), m->name,
+                                    tdesc, sc, m)
+                       : NULL;
+    if (!tw) return x->err;
+    int rc = delegate(x, tw, m, name, desc, 1, 0, 0,
+                      CR_XF_MID_APP | CR_XF_MID_NATIVE, &md);
+    if (rc) return x->err ? x->err : rc;
+    x->o->nb2n++;
+    return 0;
+  }
+  if (!code) return 0;
+  if (!ovl) {                   /* OSI only */
+    int rc = instrument(x, m, OSI, name, desc, &md);
+    if (x->err) return x->err;
+    if (rc) return osi_failed(x, m, name, desc, &md);
+    x->o->nosi++;
+    return 0;
+  }
+  /* overloadable: ESI twin, then N2B (wrappable) or OSI in place */
+  cr_attr tcode = *code;
+  if (!wrap) {
+    cr_attr *cc = copy_code_attr(x, k);
+    if (!cc) return oom(x);
+    tcode = *cc;
+  }
+  cr_member *tw = new_method(x, twin_flags(x, m->flags), m->name, tdesc,
+                             &tcode, m);
+  if (!tw) return x->err;
+  int rc = instrument(x, tw, ESI, name, desc, &md);
+  if (x->err) return x->err;
+  if (rc) {
+    /* the twin keeps an unusable body: give it the delegating one */
+    x->nnewm--;
+    return fallback(x, m, m->name, name, desc, tdesc, &md);
+  }
+  x->o->nesi++;
+  if (wrap) {
+    cr_attr *sc = stub_code_attr(x);
+    if (!sc) return x->err;
+    *code = *sc;                /* the original body went to the twin */
+    rc = n2b(x, m, name, desc, tdesc, &md);
+    if (rc) {
+      if (!x->err)
+        x->err = cr_diag_set(x->d, rc, -1, "class %s: N2B wrapper of %s%s: "
+                             "%s", x->name, name, desc, md.msg);
+      return x->err;
+    }
+    x->o->nn2b++;
+  } else {
+    rc = instrument(x, m, OSI, name, desc, &md);
+    if (x->err) return x->err;
+    if (rc) return osi_failed(x, m, name, desc, &md);
+    x->o->nosi++;
+  }
+  return 0;
+}
+
+/*
+** Put the code that sets the id fields at the start of '<clinit>' (made
+** when the class has none). Runs after every other method is done, so
+** that all ids are known; '<clinit>' may have been instrumented already.
+*/
+static int init_mids(xf *x) {
+  cr_class *c = x->c;
+  cr_member *ci = NULL;
+  for (uint32_t k = 0; k < c->nmethods && !ci; k++) {
+    const char *nm = cr_member_name(c, &c->methods[k]);
+    if (nm && strcmp(nm, "<clinit>") == 0 && cr_member_code(&c->methods[k]))
+      ci = &c->methods[k];
+  }
+  if (!ci) {
+    cr_attr *sc = stub_code_attr(x);
+    int nm = cpi(x, cr_cp_add_utf8(c->cp, "<clinit>", x->d));
+    ci = sc && nm ? new_method(x, ACC_STATIC, (uint16_t)nm, "()V", sc, NULL)
+                  : NULL;
+    if (!ci) return x->err;
+  }
+  cr_body *b;
+  cr_diag md;
+  cr_diag_clear(&md);
+  if (cr_body_decode(&b, c, ci, x->a, &md) == 0) {
+    emit_mid_init(x, b, b->first);
+    commit(x, b, &md);
+  }
+  if (!x->err && md.code)
+    x->err = cr_diag_set(x->d, md.code, -1, "class %s: cannot set method "
+                         "ids in <clinit>: %s", x->name, md.msg);
+  return x->err;
+}
+
+/* Append the queued methods, fields and bootstrap methods to the class. */
+static int finish(xf *x) {
+  cr_class *c = x->c;
+  if (x->nnewf && init_mids(x)) return x->err;
+  if (x->nnewm) {
+    cr_member *v = cr_arena_calloc(x->a, c->nmethods + x->nnewm, sizeof *v);
+    if (!v) return oom(x);
+    memcpy(v, c->methods, c->nmethods * sizeof *v);
+    for (uint32_t k = 0; k < x->nnewm; k++) v[c->nmethods + k] = *x->newm[k];
+    c->methods = v;
+    c->nmethods += x->nnewm;
+  }
+  if (x->nnewf) {
+    cr_member *v = cr_arena_calloc(x->a, c->nfields + x->nnewf, sizeof *v);
+    if (!v) return oom(x);
+    if (c->nfields) memcpy(v, c->fields, c->nfields * sizeof *v);
+    memcpy(v + c->nfields, x->newf, x->nnewf * sizeof *v);
+    c->fields = v;
+    c->nfields += x->nnewf;
+  }
+  if (x->nbsms) {
+    cr_attr *at = cr_attrs_find(&c->attrs, CR_ATTR_BOOTSTRAPMETHODS);
+    if (!at) {
+      int nm = cpi(x, cr_cp_add_utf8(c->cp, "BootstrapMethods", x->d));
+      cr_attr *v = cr_arena_calloc(x->a, c->attrs.n + 1, sizeof *v);
+      cr_bsms *bs = cr_arena_calloc(x->a, 1, sizeof *bs);
+      if (!v || !bs) return oom(x);
+      if (c->attrs.n) memcpy(v, c->attrs.v, c->attrs.n * sizeof *v);
+      at = &v[c->attrs.n];
+      at->name = (uint16_t)nm;
+      at->kind = CR_ATTR_BOOTSTRAPMETHODS;
+      at->u.bsms = bs;
+      c->attrs.v = v;
+      c->attrs.n++;
+    }
+    cr_bsms *bs = at->u.bsms;
+    cr_bsm *v = cr_arena_calloc(x->a, bs->n + x->nbsms, sizeof *v);
+    if (!v) return oom(x);
+    if (bs->n) memcpy(v, bs->v, bs->n * sizeof *v);
+    memcpy(v + bs->n, x->bsms, x->nbsms * sizeof *v);
+    bs->v = v;
+    bs->n += x->nbsms;
+    at->raw = NULL;
+    at->len = 0;
+  }
+  return x->err;
+}
+
+/* 1 if the class was instrumented already (a descriptor names CC). */
+static int instrumented_already(cr_class *c) {
+  for (uint32_t k = 0; k < c->nmethods; k++) {
+    const char *d = cr_member_desc(c, &c->methods[k]);
+    if (d && strstr(d, CC_DESC)) return 1;
+  }
+  return 0;
+}
+
+int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
+  xf x;
+  memset(&x, 0, sizeof x);
+  x.c = c;
+  x.a = c->arena;
+  x.o = o;
+  x.d = d;
+  x.name = cr_cf_this_name(c);
+  if (!x.name) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  if (c->flags & ACC_MODULE) return 0;
+  if (strncmp(x.name, "cccp/rt/", 8) == 0) {
+    o->nskipped++;
+    warn(&x, "class %s: part of the cccp runtime; left unchanged", x.name);
+    return 0;
+  }
+  if (instrumented_already(c)) {
+    o->nskipped++;
+    warn(&x, "class %s: instrumented already; left unchanged", x.name);
+    return 0;
+  }
+  x.iface = (c->flags & ACC_INTERFACE) != 0;
+  x.condy = c->major >= 63;
+  /* an interface below 52 cannot hold the default methods that twins of
+  ** its abstract methods are: it moves to version 52 (frames for its
+  ** '<clinit>', the only code it can have) */
+  if (x.iface && c->major < 52) {
+    c->major = 52;
+    c->minor = 0;
+    x.bumped = 1;
+  }
+  x.inner = o->env.ti;
+  x.ti.ctx = &x;
+  x.ti.lookup = ti_lookup;
+  x.env = o->env;
+  x.env.ti = &x.ti;
+  int rc = cr_an_new(&x.an, c, &x.env, d);
+  if (rc) return rc;
+  cr_cpool *cp = c->cp;
+  x.r_enter = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enter", D_ENTER, d));
+  x.r_get = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "get", D_GET, d));
+  x.r_set = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "set", D_SET, d));
+  x.r_register = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "register",
+                                             D_REGISTER, d));
+  x.code_name = cpi(&x, cr_cp_add_utf8(cp, "Code", d));
+  const cr_attr *bm = cr_attrs_find(&c->attrs, CR_ATTR_BOOTSTRAPMETHODS);
+  x.bsm_base = bm ? bm->u.bsms->n : 0;
+  uint32_t n = c->nmethods;
+  for (uint32_t k = 0; k < n && !x.err; k++) do_method(&x, k);
+  if (!x.err) finish(&x);
+  return x.err;
+}

@@ -1,0 +1,438 @@
+/*
+** test_xf_cccp.c -- the CCCP instrumentation on the xf fixtures
+** (tests/data/java/XfCases.java) against JDK 17's java.base: the method
+** variants of each category with their flags and descriptors, the call
+** sites of each kind, the exception-table order, determinism, and
+** HotSpot's verifier (-Xverify:all) on a run of the rewritten classes.
+*/
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cccp/classfile.h"
+#include "cccp/hier.h"
+#include "cccp/io.h"
+#include "cccp/xform.h"
+#include "testutil.h"
+
+#define BASE_JMOD TU_JDK "/java.base.jmod"
+#define CCD "Lcccp/rt/CC;"
+
+/* One non-overloadable and one non-wrappable application method. */
+static const char SEEDS[] =
+    "<policy>\n"
+    "  <nonoverloadable class='xf/XfByLen' name='compare'"
+    " desc='(Ljava/lang/String;Ljava/lang/String;)I' id='t-osi'/>\n"
+    "  <nonwrappable class='xf/XfBase' name='sq' id='t-nonwrap'/>\n"
+    "</policy>\n";
+
+static cr_hier *H;              /* java.base (library) + xf (instrumented) */
+static tu_files XF;             /* the fixture class files */
+
+static void add_file(cr_hier *h, const uint8_t *b, size_t n, int inst,
+                     uint64_t order) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_arena *a = cr_arena_new();
+  cr_class *c;
+  ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
+  ck_assert_int_eq(cr_hier_add_class(h, c, inst, order, &d), 0);
+  cr_arena_free(a);
+}
+
+/* Build the hierarchy once per process (the tests share it). */
+static cr_hier *hier(void) {
+  if (H) return H;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&H, &d), 0);
+  cr_input *in;
+  ck_assert_int_eq(cr_input_open(&in, BASE_JMOD, &d), 0);
+  for (size_t i = 0; i < cr_input_count(in); i++) {
+    cr_entry_info e;
+    cr_input_info(in, i, &e);
+    size_t k = strlen(e.name);
+    if (e.is_dir || k < 6 || strcmp(e.name + k - 6, ".class") != 0 ||
+        strstr(e.name, "module-info"))
+      continue;
+    uint8_t *b;
+    size_t n;
+    ck_assert_int_eq(cr_input_read(in, i, &b, &n, &d), 0);
+    add_file(H, b, n, 0, (1ull << 32) | i);
+    cr_free(b);
+  }
+  cr_input_close(in);
+  char dir[4096];
+  ck_assert_ptr_nonnull(tu_fixtures());
+  snprintf(dir, sizeof dir, "%s/xf", tu_fixtures());
+  ck_assert_int_eq(tu_list_classes(&XF, dir), 0);
+  ck_assert_uint_ge(XF.n, 8);
+  for (size_t i = 0; i < XF.n; i++) {
+    size_t n;
+    uint8_t *b = tu_slurp(XF.path[i], &n);
+    ck_assert_ptr_nonnull(b);
+    add_file(H, b, n, 1, i);
+    free(b);
+  }
+  ck_assert_int_eq(cr_hier_link(H, &d), 0);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "seeds", &d),
+                   0);
+  ck_assert_int_eq(cr_hier_analyze(H, p, &d), 0);
+  cr_policy_free(p);
+  return H;
+}
+
+/* One instrumented fixture: the model (in 'a') and its written bytes. */
+typedef struct inst {
+  cr_arena *a;
+  cr_class *c;
+  uint8_t *in, *out;
+  size_t inlen, outlen;
+  cr_xf_opts o;
+} inst;
+
+static cr_typeinfo TI;
+
+static void instrument(inst *x, const char *simple) {
+  char path[4096];
+  cr_diag d;
+  cr_diag_clear(&d);
+  memset(x, 0, sizeof *x);
+  snprintf(path, sizeof path, "%s/xf/%s.class", tu_fixtures(), simple);
+  x->in = tu_slurp(path, &x->inlen);
+  ck_assert_ptr_nonnull(x->in);
+  x->a = cr_arena_new();
+  ck_assert_int_eq(cr_cf_parse(&x->c, x->a, x->in, x->inlen, &d), 0);
+  TI = cr_hier_typeinfo(hier());
+  x->o.h = hier();
+  x->o.env.ti = &TI;
+  ck_assert_msg(cr_xf_cccp(x->c, &x->o, &d) == 0, "%s", d.msg);
+  ck_assert_uint_eq(x->o.nfailed, 0);
+  cr_buf b;
+  cr_buf_init(&b);
+  ck_assert_int_eq(cr_cf_write(&b, x->c, &d), 0);
+  x->out = cr_buf_detach(&b, &x->outlen);
+}
+
+static void done(inst *x) {
+  cr_arena_free(x->a);
+  free(x->in);
+  cr_free(x->out);
+}
+
+static cr_member *method(const inst *x, const char *name, const char *desc) {
+  for (uint32_t k = 0; k < x->c->nmethods; k++) {
+    cr_member *m = &x->c->methods[k];
+    if (strcmp(cr_member_name(x->c, m), name) == 0 &&
+        strcmp(cr_member_desc(x->c, m), desc) == 0)
+      return m;
+  }
+  return NULL;
+}
+
+/* Index of the first invoke of 'owner.name desc' ('op') in 'm', or -1;
+** '*enter_before' set if a call to CC.enter comes earlier. */
+static int find_call(const inst *x, cr_member *m, unsigned op,
+                     const char *owner, const char *name, const char *desc,
+                     int *enter_before) {
+  cr_body *b;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_body_decode(&b, x->c, m, x->a, &d), 0);
+  int k = 0, enter = 0;
+  for (cr_insn *i = b->first; i; i = i->next, k++) {
+    if (!(cr_op_info(i->op)->flags & CR_OPF_INVOKE) ||
+        i->op == CR_OP_INVOKEDYNAMIC)
+      continue;
+    const cr_cpentry *r = cr_cp_get(x->c->cp, (uint32_t)i->a);
+    const cr_cpentry *nt = cr_cp_get(x->c->cp, r->b);
+    const char *o = cr_cp_class_name(x->c->cp, r->a);
+    const char *n = cr_cp_str(x->c->cp, nt->a);
+    const char *ds = cr_cp_str(x->c->cp, nt->b);
+    if (strcmp(o, "cccp/rt/CC") == 0 && strcmp(n, "enter") == 0) enter = 1;
+    if (i->op == op && strcmp(o, owner) == 0 && strcmp(n, name) == 0 &&
+        strcmp(ds, desc) == 0) {
+      if (enter_before) *enter_before = enter;
+      return k;
+    }
+  }
+  return -1;
+}
+
+enum { PUB = 1, PRIV = 2, STAT = 8, NAT = 0x100, ABS = 0x400, SYN = 0x1000 };
+
+START_TEST(test_xf_cccp__interface) {
+  inst x;
+  instrument(&x, "XfShape");
+  /* abstract -> a default twin that is never abstract */
+  cr_member *a = method(&x, "area", "(" CCD ")I");
+  ck_assert_ptr_nonnull(a);
+  ck_assert_uint_eq(a->flags & (PUB | ABS | SYN), PUB | SYN);
+  ck_assert_ptr_nonnull(cr_member_code(a));
+  ck_assert_int_ge(find_call(&x, a, CR_OP_INVOKEINTERFACE, "xf/XfShape",
+                             "area", "()I", NULL), 0);
+  ck_assert_uint_eq(method(&x, "area", "()I")->flags & ABS, ABS);
+  /* default method: ESI twin + N2B */
+  cr_member *t = method(&x, "twice", "(" CCD ")I");
+  ck_assert_ptr_nonnull(t);
+  ck_assert_int_ge(find_call(&x, t, CR_OP_INVOKEINTERFACE, "xf/XfShape",
+                             "area", "(" CCD ")I", NULL), 0);
+  cr_member *n2b = method(&x, "twice", "()I");
+  ck_assert_int_ge(find_call(&x, n2b, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                             "get", "()" CCD, NULL), 0);
+  ck_assert_int_ge(find_call(&x, n2b, CR_OP_INVOKESPECIAL, "xf/XfShape",
+                             "twice", "(" CCD ")I", NULL), 0);
+  /* static: twin static; the site 'new XfSquare(s)' calls the <init> twin */
+  cr_member *s = method(&x, "square", "(I" CCD ")Lxf/XfShape;");
+  ck_assert_ptr_nonnull(s);
+  ck_assert_uint_eq(s->flags & STAT, STAT);
+  ck_assert_int_ge(find_call(&x, s, CR_OP_INVOKESPECIAL, "xf/XfSquare",
+                             "<init>", "(I" CCD ")V", NULL), 0);
+  ck_assert_uint_eq(x.o.nfallback, 1);
+  done(&x);
+}
+END_TEST
+
+START_TEST(test_xf_cccp__class_variants) {
+  inst x;
+  instrument(&x, "XfBase");
+  /* constructors get twins; the N2B delegates to this.<init>(.., CC) */
+  ck_assert_ptr_nonnull(method(&x, "<init>", "(I" CCD ")V"));
+  ck_assert_ptr_nonnull(method(&x, "<init>", "(Ljava/lang/String;" CCD ")V"));
+  ck_assert_int_ge(find_call(&x, method(&x, "<init>", "(I)V"),
+                             CR_OP_INVOKESPECIAL, "xf/XfBase", "<init>",
+                             "(I" CCD ")V", NULL), 0);
+  /* this(...) in the twin goes to the twin, after library calls */
+  int enter = 0;
+  ck_assert_int_ge(find_call(&x, method(&x, "<init>",
+                                        "(Ljava/lang/String;" CCD ")V"),
+                             CR_OP_INVOKESPECIAL, "xf/XfBase", "<init>",
+                             "(I" CCD ")V", &enter), 0);
+  ck_assert_int_eq(enter, 1);
+  /* private and static methods: twins with the same access */
+  cr_member *p = method(&x, "priv", "(I" CCD ")I");
+  ck_assert_ptr_nonnull(p);
+  ck_assert_uint_eq(p->flags & (PRIV | SYN), PRIV | SYN);
+  ck_assert_ptr_nonnull(method(&x, "sq", "(I" CCD ")I"));
+  /* sync() calls priv and sq through their twins */
+  cr_member *sy = method(&x, "sync", "(I" CCD ")I");
+  ck_assert_int_ge(find_call(&x, sy, CR_OP_INVOKESTATIC, "xf/XfBase", "sq",
+                             "(I" CCD ")I", NULL), 0);
+  /* native overloadable: stays native, gets a B2N twin */
+  cr_member *nat = method(&x, "nat", "(I" CCD ")I");
+  ck_assert_ptr_nonnull(nat);
+  ck_assert_uint_eq(nat->flags & (NAT | STAT), STAT);
+  ck_assert_uint_eq(method(&x, "nat", "(I)I")->flags & NAT, NAT);
+  ck_assert_int_ge(find_call(&x, nat, CR_OP_INVOKESTATIC, "xf/XfBase",
+                             "nat", "(I)I", &enter), 0);
+  ck_assert_int_eq(enter, 1);
+  ck_assert_uint_eq(x.o.nb2n, 1);
+  /* <clinit>: instrumented in place (OSI), no twin */
+  ck_assert_ptr_null(method(&x, "<clinit>", "(" CCD ")V"));
+  ck_assert_int_ge(find_call(&x, method(&x, "<clinit>", "()V"),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "get",
+                             "()" CCD, NULL), 0);
+  done(&x);
+}
+END_TEST
+
+START_TEST(test_xf_cccp__nonoverloadable) {
+  inst x;
+  instrument(&x, "XfByLen");
+  /* seeded non-overloadable: OSI only, no twin */
+  const char *sd = "(Ljava/lang/String;Ljava/lang/String;)I";
+  ck_assert_ptr_null(method(&x, "compare", "(Ljava/lang/String;"
+                            "Ljava/lang/String;" CCD ")I"));
+  ck_assert_int_ge(find_call(&x, method(&x, "compare", sd),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "get",
+                             "()" CCD, NULL), 0);
+  /* the bridge (overloadable: its library super method does not reach
+  ** down) calls it by the thread-local protocol: CC.set, no CC.enter */
+  cr_member *br = method(&x, "compare", "(Ljava/lang/Object;"
+                         "Ljava/lang/Object;" CCD ")I");
+  ck_assert_ptr_nonnull(br);
+  int enter = 1;
+  ck_assert_int_ge(find_call(&x, br, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                             "set", "(" CCD ")" CCD, NULL), 0);
+  int k = find_call(&x, br, CR_OP_INVOKEVIRTUAL, "xf/XfByLen", "compare",
+                    sd, &enter);
+  ck_assert_int_ge(k, 0);
+  ck_assert_int_eq(enter, 1);       /* only the method's own entry */
+  ck_assert_uint_ge(x.o.nosi, 1);
+  ck_assert_uint_ge(x.o.nsites_tl, 1);
+  done(&x);
+  /* seeded non-wrappable: ESI twin + OSI (not an N2B wrapper) */
+  instrument(&x, "XfBase");
+  ck_assert_ptr_nonnull(method(&x, "sq", "(I" CCD ")I"));
+  cr_member *o = method(&x, "sq", "(I)I");
+  ck_assert_int_lt(find_call(&x, o, CR_OP_INVOKESTATIC, "xf/XfBase", "sq",
+                             "(I" CCD ")I", NULL), 0);
+  ck_assert_int_ge(find_call(&x, o, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                             "enter", "(" CCD "I)" CCD, NULL), 0);
+  done(&x);
+}
+END_TEST
+
+START_TEST(test_xf_cccp__sites) {
+  inst x;
+  instrument(&x, "XfBase");
+  /* library call inside try/catch/finally: node protocol, our catch-all
+  ** entry first in the exception table */
+  cr_member *g = method(&x, "guarded", "(Ljava/lang/String;" CCD ")I");
+  int enter = 0;
+  ck_assert_int_ge(find_call(&x, g, CR_OP_INVOKESTATIC, "java/lang/Integer",
+                             "parseInt", "(Ljava/lang/String;)I", &enter),
+                   0);
+  ck_assert_int_eq(enter, 1);
+  cr_code *code = cr_member_code(g);
+  ck_assert_uint_ge(code->nexc, 3);
+  ck_assert_uint_eq(code->exc[0].catch_type, 0);
+  ck_assert_uint_eq(code->exc[0].end - code->exc[0].start, 3);
+  /* a.clone() on an array: library node */
+  ck_assert_int_ge(find_call(&x, method(&x, "cloned", "([I" CCD ")[I"),
+                             CR_OP_INVOKEVIRTUAL, "[I", "clone",
+                             "()Ljava/lang/Object;", &enter), 0);
+  ck_assert_int_eq(enter, 1);
+  ck_assert_uint_gt(x.o.nsites_esi, 0);
+  ck_assert_uint_gt(x.o.nsites_node, 0);
+  ck_assert_uint_gt(x.o.nsites_tl, 0);     /* invokedynamic */
+  done(&x);
+  /* interface call to an app interface: passes the node */
+  instrument(&x, "XfCases");
+  cr_member *m = method(&x, "main", "([Ljava/lang/String;" CCD ")V");
+  ck_assert_ptr_nonnull(m);
+  ck_assert_int_ge(find_call(&x, m, CR_OP_INVOKEINTERFACE, "xf/XfShape",
+                             "area", "(" CCD ")I", NULL), 0);
+  ck_assert_int_ge(find_call(&x, m, CR_OP_INVOKEVIRTUAL, "xf/XfAbs",
+                             "twiceWeight", "(" CCD ")J", NULL), 0);
+  /* List.sort is a library method: the original signature stays */
+  ck_assert_int_ge(find_call(&x, m, CR_OP_INVOKEINTERFACE, "java/util/List",
+                             "sort", "(Ljava/util/Comparator;)V", &enter),
+                   0);
+  done(&x);
+  /* super.sync(x) goes to the superclass twin by invokespecial */
+  instrument(&x, "XfSub");
+  ck_assert_int_ge(find_call(&x, method(&x, "sync", "(I" CCD ")I"),
+                             CR_OP_INVOKESPECIAL, "xf/XfBase", "sync",
+                             "(I" CCD ")I", NULL), 0);
+  done(&x);
+}
+END_TEST
+
+START_TEST(test_xf_cccp__deterministic_and_idempotent_refusal) {
+  inst x, y;
+  instrument(&x, "XfBase");
+  instrument(&y, "XfBase");
+  ck_assert_uint_eq(x.outlen, y.outlen);
+  ck_assert_int_eq(memcmp(x.out, y.out, x.outlen), 0);
+  /* instrumenting the output again is refused (class left unchanged) */
+  cr_arena *a = cr_arena_new();
+  cr_class *c;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_cf_parse(&c, a, x.out, x.outlen, &d), 0);
+  cr_xf_opts o;
+  memset(&o, 0, sizeof o);
+  o.h = hier();
+  o.env.ti = &TI;
+  uint32_t n = c->nmethods;
+  ck_assert_int_eq(cr_xf_cccp(c, &o, &d), 0);
+  ck_assert_uint_eq(o.nskipped, 1);
+  ck_assert_uint_eq(c->nmethods, n);
+  cr_arena_free(a);
+  done(&x);
+  done(&y);
+}
+END_TEST
+
+/* Run 'cmd' and return its output (malloc'd) or NULL. */
+static char *run(const char *cmd) {
+  FILE *p = popen(cmd, "r");
+  if (!p) return NULL;
+  size_t cap = 4096, n = 0;
+  char *s = malloc(cap);
+  size_t k;
+  while ((k = fread(s + n, 1, cap - n - 1, p)) > 0) {
+    n += k;
+    if (n + 1 >= cap) s = realloc(s, cap *= 2);
+  }
+  s[n] = 0;
+  pclose(p);
+  return s;
+}
+
+START_TEST(test_xf_cccp__hotspot_verifies) {
+  const char *rt = getenv("CCCP_RT");
+  char rtbuf[4096], dir[] = "/tmp/cccp-xf-XXXXXX", cmd[16384];
+  if (!rt) {
+    char rel[4096];
+    snprintf(rel, sizeof rel, "%s/../cccp-rt.jar", tu_fixtures());
+    rt = realpath(rel, rtbuf) ? rtbuf : rel;
+  }
+  if (access(rt, R_OK) != 0 || system("java -version >/dev/null 2>&1")) {
+    printf("test_xf_cccp: skip verification: no %s or no java\n", rt);
+    return;
+  }
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/xf", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  hier();
+  for (size_t i = 0; i < XF.n; i++) {
+    const char *b = strrchr(XF.path[i], '/') + 1;
+    char simple[256], out[8192];
+    snprintf(simple, sizeof simple, "%.*s", (int)(strlen(b) - 6), b);
+    inst x;
+    instrument(&x, simple);
+    snprintf(out, sizeof out, "%s/xf/%s.class", dir, simple);
+    FILE *f = fopen(out, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(x.out, 1, x.outlen, f), x.outlen);
+    fclose(f);
+    done(&x);
+  }
+  char fx[4096];
+  ck_assert_ptr_nonnull(realpath(tu_fixtures(), fx));
+  snprintf(cmd, sizeof cmd, "cd %s && java -cp %s xf.XfCases 2>&1", dir,
+           fx);
+  char *plain = run(cmd);
+  snprintf(cmd, sizeof cmd, "cd %s && java -Xverify:all "
+           "-Xbootclasspath/a:%s -cp %s xf.XfCases 2>&1", dir, rt, dir);
+  char *ins = run(cmd);
+  ck_assert_ptr_nonnull(plain);
+  ck_assert_ptr_nonnull(ins);
+  ck_assert_msg(strstr(plain, "sub 7") != NULL, "plain run: %s", plain);
+  ck_assert_str_eq(ins, plain);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  free(plain);
+  free(ins);
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("xf");
+  TCase *tc = tcase_create("cccp");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_xf_cccp__interface);
+  tcase_add_test(tc, test_xf_cccp__class_variants);
+  tcase_add_test(tc, test_xf_cccp__nonoverloadable);
+  tcase_add_test(tc, test_xf_cccp__sites);
+  tcase_add_test(tc, test_xf_cccp__deterministic_and_idempotent_refusal);
+  tcase_add_test(tc, test_xf_cccp__hotspot_verifies);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(suite());
+  srunner_set_fork_status(sr, CK_NOFORK);
+  srunner_run_all(sr, CK_NORMAL);
+  int nf = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
