@@ -1,0 +1,173 @@
+/*
+** profile.h -- calling-context profiles (profile XML version 1): a
+** streaming reader (libxml2 xmlTextReader), a builder, a streaming writer,
+** and the comparison of two profiles (overlap percentage, differing
+** contexts). Used by the test tools and by cccp-report.
+*/
+#ifndef CCCP_PROFILE_H
+#define CCCP_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cccp/util.h"
+
+/*
+** A profile, transparent and read-only for users (build one with the
+** functions below). Index 0 of 'methods' and 'nodes' is unused, so that
+** 0 means "none": method ids are 1..nmethods, node indices 1..nnodes.
+** A node's parent always has a smaller index than the node (pre-order or
+** creation order), so one pass in index order visits parents first.
+** Strings are UTF-8 and live as long as the profile.
+*/
+typedef struct cr_prof_method {
+  const char *cls;       /* internal class name, "pkg/Name" */
+  const char *name;      /* method name */
+  const char *desc;      /* method descriptor */
+  uint32_t size;         /* bytecode length, 0 for natives/library */
+  uint8_t native;        /* 1 for a native method */
+  uint8_t library;       /* 1 for a library method profiled at its call site */
+} cr_prof_method;
+
+typedef struct cr_prof_node {
+  uint32_t method;       /* 1..nmethods */
+  uint32_t parent;       /* node index; 0 when the node is top-level */
+  uint32_t tree;         /* index into 'trees' */
+  uint32_t child;        /* first child, 0 if none */
+  uint32_t next;         /* next sibling, 0 if none */
+  uint32_t last;         /* last child (builder's append point) */
+  uint64_t calls;
+} cr_prof_node;
+
+typedef struct cr_prof_tree {
+  const char *thread;    /* thread name (not unique) */
+  uint32_t child;        /* first top-level node, 0 if none */
+  uint32_t last;         /* last top-level node */
+} cr_prof_tree;
+
+typedef struct cr_profile {
+  int version;           /* 1 */
+  char mode[32];         /* "cccp", "oracle", ... */
+  size_t nmethods;
+  cr_prof_method *methods;   /* [1..nmethods] */
+  size_t nnodes;
+  cr_prof_node *nodes;       /* [1..nnodes] */
+  size_t ntrees;
+  cr_prof_tree *trees;       /* [0..ntrees-1], in file order */
+  /* private */
+  cr_arena *arena;
+  size_t capm, capn, capt;
+} cr_profile;
+
+/* Limits the reader enforces (also make an absurd file fail cleanly). */
+#define CR_PROF_MAX_DEPTH 1000000
+#define CR_PROF_MAX_ITEMS 0x7fffffffu
+
+/*
+** Read a profile file. No network, no DTD (a document with a DOCTYPE is
+** refused), no entity substitution. Unknown attributes are ignored (later
+** metrics); unknown elements, text, bad numbers, undefined or out-of-order
+** method ids are CR_EFORMAT with the line in the message; another version
+** is CR_EUNSUPPORTED. On success '*out' is the caller's (cr_profile_free).
+*/
+int cr_profile_load(cr_profile **out, const char *path, cr_diag *d);
+/* Same, from memory; 'name' is used in messages. */
+int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
+                           const char *name, cr_diag *d);
+void cr_profile_free(cr_profile *p);
+
+/*
+** Builder. 'cr_profile_new' makes an empty profile of 'mode'. The add
+** functions return the new method id / tree index / node index, or 0 on
+** allocation failure ('cr_profile_add_tree' returns -1). 'parent' 0 makes
+** a top-level node of 'tree'.
+*/
+cr_profile *cr_profile_new(const char *mode);
+uint32_t cr_profile_add_method(cr_profile *p, const char *cls,
+                               const char *name, const char *desc,
+                               uint32_t size, int native, int library);
+long cr_profile_add_tree(cr_profile *p, const char *thread);
+uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
+                             uint32_t method, uint64_t calls);
+
+/* Write 'p' as profile XML version 1 (streamed). CR_EIO on write errors. */
+int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d);
+
+/*
+** Comparison options.
+** 'app_prefix': class-name prefixes of the application ("com/acme/"). When
+**   given, only app-visible nodes count: a method of the application, or a
+**   library method whose caller is an application method; deeper library
+**   nodes are collapsed into the nearest kept ancestor (their own calls are
+**   dropped, their children move up). Top-level library nodes (called by
+**   the VM, e.g. 'Thread.run') are collapsed too. Runtime-generated
+**   classes never count as application classes.
+** 'collapse_generated': runtime-generated frames (see cr_profile_generated)
+**   are removed, their children moved up to their parent; for visibility
+**   the caller of such a child is the generated frame's own caller.
+** 'library_by_name': with 'app_prefix', library frames are identified by
+**   name and descriptor only, not by class (app mode names a call-site
+**   node by the symbolic reference, 'java/util/List.add', where an oracle
+**   sees the resolved 'java/util/ArrayList.add').
+** Threads are merged: a context is the sequence of frames from the root.
+*/
+typedef struct cr_cmp_opts {
+  const char *const *app_prefix;
+  size_t napp;
+  int collapse_generated;
+  int library_by_name;
+} cr_cmp_opts;
+
+/* One context whose calls differ. 'path' is "frame > frame > ...", frames
+** written "pkg/Cls.name(desc)". */
+typedef struct cr_cmp_diff {
+  char *path;
+  uint64_t a, b;         /* calls in A and B */
+  uint8_t in_a, in_b;    /* the context occurs in A / in B */
+  uint8_t leaf_app;      /* the last frame is an application method */
+} cr_cmp_diff;
+
+typedef struct cr_cmp_result {
+  double overlap;        /* percent, 0..100 */
+  uint64_t total_a, total_b;       /* calls counted */
+  size_t contexts_a, contexts_b;   /* contexts with calls */
+  size_t common;                   /* contexts in both */
+  size_t differing;                /* contexts with a != b */
+  size_t ndiff;
+  cr_cmp_diff *diff;     /* the 'top' largest |a - b|, largest first */
+} cr_cmp_result;
+
+/*
+** Compare 'a' and 'b'. The overlap percentage is the one of the CCCP paper
+** (section 6.1, after Arnold and Ryder, PLDI 2001): with rc(C, X) =
+** calls(C) / total calls of X, overlap(A, B) = 100 * sum over contexts C
+** present in both of min(rc(C, A), rc(C, B)). Two empty profiles overlap
+** 100%, an empty and a non-empty one 0%. Fills '*out' (free with
+** cr_cmp_result_free); 'top' bounds the differences listed (SIZE_MAX for
+** all). CR_ENOMEM on allocation failure.
+*/
+int cr_profile_compare(cr_cmp_result *out, const cr_profile *a,
+                       const cr_profile *b, const cr_cmp_opts *o,
+                       size_t top, cr_diag *d);
+void cr_cmp_result_free(cr_cmp_result *r);
+
+/*
+** 1 if 'cls' is a runtime-generated class or a forwarding internal:
+** hidden lambda classes ("$$Lambda"), LambdaForms ("LambdaForm$"),
+** 'java/lang/invoke/' classes except 'MethodHandleNatives' (the VM's
+** upcall entry), reflection accessors ('jdk/internal/reflect/Generated*',
+** 'jdk/internal/reflect/DirectMethodHandleAccessor*') and proxies
+** ("$Proxy").
+*/
+int cr_profile_generated(const char *cls);
+
+/*
+** Expectations: a text file of lines "CALLS FRAME > FRAME > ...", '#'
+** comments and blank lines ignored, FRAME written "pkg/Cls.name(desc)".
+** Every prefix of a listed path must be listed itself. Read into a profile
+** (mode "expect") with one tree; CR_EFORMAT with the line on bad input.
+*/
+int cr_profile_load_expect(cr_profile **out, const char *path, cr_diag *d);
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * CC.java -- the cccp runtime: calling-context tree nodes, the per-thread
+ * slot, method ids, and the dump at exit. Compiled for class version 52,
+ * uses only java.base, and is never instrumented itself.
+ */
+package cccp.rt;
+
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.HashMap;
+
+/**
+ * A node of the calling-context tree (CCT), and the static entry points the
+ * instrumented code calls. Each node belongs to one thread: all nodes of a
+ * thread hang under that thread's root, and only that thread touches them,
+ * so nothing here is synchronized except method registration and the list
+ * of roots. A null node means "not profiling" (bootstrap, or the runtime is
+ * busy): every entry point passes null through.
+ *
+ * Children are kept in creation order in a singly linked list (first, next,
+ * tail); lookup tries the last child found (one-entry cache), then scans the
+ * list, or, once a node has more than LIST_MAX children, an open-addressing
+ * table keyed by method id.
+ */
+public final class CC {
+  /** Past this many children, lookups go through 'table'. */
+  private static final int LIST_MAX = 8;
+
+  final int mid;          // method id, 0 for a thread root
+  final CC parent;        // null for a thread root
+  long calls;             // times this context was entered
+  private CC cache;       // child found last
+  CC first;               // first child (creation order)
+  CC next;                // next sibling
+  private CC tail;        // last child
+  private CC[] table;     // children by mid (open addressing), or null
+  private int nkids;      // number of children
+
+  private CC(int mid, CC parent) {
+    this.mid = mid;
+    this.parent = parent;
+  }
+
+  /* ------------------------------------------------------------ tree */
+
+  /**
+   * The child of 'parent' for method 'mid', created on first use, with its
+   * call count incremented. Returns null when 'parent' is null (not
+   * profiling).
+   */
+  public static CC enter(CC parent, int mid) {
+    if (parent == null) return null;
+    CC c = parent.cache;
+    if (c == null || c.mid != mid) c = parent.lookup(mid);
+    c.calls++;
+    return c;
+  }
+
+  /** Slow path of 'enter': find or create the child, update the cache. */
+  private CC lookup(int m) {
+    CC c;
+    CC[] t = table;
+    if (t == null) {
+      for (c = first; c != null; c = c.next)
+        if (c.mid == m) return cache = c;
+    } else {
+      int mask = t.length - 1;
+      for (int i = hash(m) & mask; (c = t[i]) != null; i = (i + 1) & mask)
+        if (c.mid == m) return cache = c;
+    }
+    return cache = add(m);
+  }
+
+  private static int hash(int m) {
+    return m * 0x9E3779B9 >>> 7;
+  }
+
+  /** Append a new child for 'm' (the list first, so a dump sees it). */
+  private CC add(int m) {
+    CC c = new CC(m, this);
+    if (tail == null) first = c;
+    else tail.next = c;
+    tail = c;
+    if (++nkids > LIST_MAX) {
+      if (table == null || nkids * 2 > table.length) rehash();
+      else put(table, c);
+    }
+    return c;
+  }
+
+  private void rehash() {
+    int n = 32;
+    while (n < nkids * 4) n <<= 1;
+    CC[] t = new CC[n];
+    for (CC c = first; c != null; c = c.next) put(t, c);
+    table = t;
+  }
+
+  private static void put(CC[] t, CC c) {
+    int mask = t.length - 1;
+    int i = hash(c.mid) & mask;
+    while (t[i] != null) i = (i + 1) & mask;
+    t[i] = c;
+  }
+
+  /* ------------------------------------------------------ thread slot */
+
+  /** Per-thread state (app mode; JDK mode uses a field of Thread). */
+  static final class Slot {
+    CC node;              // the thread-local CCT node, null = not profiling
+  }
+
+  private static final ThreadLocal<Slot> SLOT = new ThreadLocal<Slot>();
+
+  /** Set while the shutdown hook dumps: 'get' then returns null. */
+  static volatile boolean busy;
+
+  /**
+   * The current thread's node. A thread's first call creates its root
+   * (registered for the dump, with the thread's name at that moment).
+   * Returns null while the runtime is busy dumping.
+   */
+  public static CC get() {
+    if (busy) return null;
+    Slot s = SLOT.get();
+    if (s == null) s = newSlot();
+    return s.node;
+  }
+
+  /**
+   * Store 'node' in the current thread's slot; returns the previous value.
+   * A thread without a slot yet gets one (and a root) only when 'node' is
+   * not null.
+   */
+  public static CC set(CC node) {
+    Slot s = SLOT.get();
+    if (s == null) {
+      if (node == null || busy) return null;
+      s = newSlot();
+    }
+    CC prev = s.node;
+    s.node = node;
+    return prev;
+  }
+
+  /*
+   * The slot is installed with a null node before the root is made, so
+   * that any instrumented code reached from here sees "not profiling".
+   */
+  private static Slot newSlot() {
+    Slot s = new Slot();
+    SLOT.set(s);
+    Thread t = Thread.currentThread();
+    CC root = new CC(0, null);
+    Registry.addRoot(root, t.getName(), isSystem(t));
+    s.node = root;
+    return s;
+  }
+
+  /*
+   * A JVM system thread: one in the root ("system") thread group, or in a
+   * direct child group of it other than "main" (the JDK's
+   * InnocuousThreadGroup: Common-Cleaner and friends). The thread named
+   * "main" is never a system thread.
+   */
+  private static boolean isSystem(Thread t) {
+    if ("main".equals(t.getName())) return false;
+    ThreadGroup g = t.getThreadGroup();
+    if (g == null) return false;
+    ThreadGroup p = g.getParent();
+    if (p == null) return true;
+    if (p.getParent() != null) return false;
+    String n = g.getName();
+    return !"main".equals(n) && !"VirtualThreads".equals(n);
+  }
+
+  /* ------------------------------------------------------- method ids */
+
+  /**
+   * The id of method ('cls', 'name', 'desc'): small, positive, dense in
+   * first-registration order, the same for the same triple. 'flags' bits:
+   * 1 native, 2 library, 4 app; repeated registrations OR the flags and
+   * keep the largest 'size'.
+   */
+  public static int register(String cls, String name, String desc, int size,
+                             int flags) {
+    CC prev = set(null);
+    try {
+      return Registry.register(cls, name, desc, size, flags);
+    } finally {
+      set(prev);
+    }
+  }
+
+  /**
+   * Bootstrap method of the CONSTANT_Dynamic (type int) the rewriter emits
+   * for class versions 55 and later: registers the method, returns its id.
+   */
+  public static int mid(MethodHandles.Lookup l, String ignoredName,
+                        Class<?> type, String cls, String name, String desc,
+                        int size, int flags) {
+    return register(cls, name, desc, size, flags);
+  }
+
+  /* -------------------------------------------------------- registry */
+
+  /** Method table and thread roots; all access under the class lock. */
+  static final class Registry {
+    private static final HashMap<String, Integer> IDS =
+        new HashMap<String, Integer>();
+    static String[] cls = new String[256];
+    static String[] name = new String[256];
+    static String[] desc = new String[256];
+    static int[] size = new int[256];
+    static int[] flags = new int[256];
+    static int n;                   // methods registered: ids 1..n
+
+    static final ArrayList<CC> ROOTS = new ArrayList<CC>();
+    static final ArrayList<String> NAMES = new ArrayList<String>();
+    static final ArrayList<Boolean> SYSTEM = new ArrayList<Boolean>();
+    private static boolean hooked;
+
+    static synchronized int register(String c, String m, String d, int sz,
+                                     int fl) {
+      String key = c + '.' + m + d;
+      Integer id = IDS.get(key);
+      if (id != null) {
+        int i = id.intValue();
+        flags[i] |= fl;
+        if (sz > size[i]) size[i] = sz;
+        return i;
+      }
+      int i = ++n;
+      if (i == cls.length) grow();
+      cls[i] = c;
+      name[i] = m;
+      desc[i] = d;
+      size[i] = sz;
+      flags[i] = fl;
+      IDS.put(key, Integer.valueOf(i));
+      hook();
+      return i;
+    }
+
+    private static void grow() {
+      int k = cls.length * 2;
+      cls = java.util.Arrays.copyOf(cls, k);
+      name = java.util.Arrays.copyOf(name, k);
+      desc = java.util.Arrays.copyOf(desc, k);
+      size = java.util.Arrays.copyOf(size, k);
+      flags = java.util.Arrays.copyOf(flags, k);
+    }
+
+    static synchronized void addRoot(CC root, String thread, boolean sys) {
+      ROOTS.add(root);
+      NAMES.add(thread);
+      SYSTEM.add(Boolean.valueOf(sys));
+      hook();
+    }
+
+    /* Install the shutdown hook once (at first registration or root). */
+    private static void hook() {
+      if (hooked) return;
+      hooked = true;
+      try {
+        Runtime.getRuntime().addShutdownHook(new Dump());
+      } catch (IllegalStateException e) {
+        /* already shutting down: nothing will be dumped */
+      }
+    }
+  }
+}

@@ -1,0 +1,195 @@
+/*
+ * Dump.java -- the shutdown hook: writes every thread's CCT as profile XML
+ * version 1 (see runtime-java/README.md), streamed, without a copy of the
+ * tree, with profiling bypassed.
+ */
+package cccp.rt;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * Writes the profile to the file named by the system property 'cccp.out'
+ * (default "cccp-profile.xml"), through a temporary file renamed at the
+ * end. 'cccp.threads=app' leaves out the JVM's system threads. The walk is
+ * iterative over the first/next/parent links, so it needs no stack and no
+ * memory in proportion to the tree.
+ */
+final class Dump extends Thread {
+  /** Deeper nodes are not indented further. */
+  private static final int MAX_INDENT = 40;
+
+  private final byte[] buf = new byte[1 << 16];
+  private int len;
+  private OutputStream out;
+
+  Dump() {
+    super("cccp-dump");
+  }
+
+  @Override
+  public void run() {
+    CC.busy = true;
+    String path = System.getProperty("cccp.out", "cccp-profile.xml");
+    boolean appOnly = "app".equals(System.getProperty("cccp.threads", "all"));
+    File f = new File(path);
+    /* Not a regular file (a device, a FIFO): write to it directly. */
+    boolean direct = f.exists() && !f.isFile();
+    File tmp = direct ? f : new File(path + ".tmp");
+    try {
+      out = new FileOutputStream(tmp);
+      try {
+        synchronized (CC.Registry.class) {
+          write(appOnly);
+        }
+        flush();
+      } finally {
+        out.close();
+      }
+      if (!direct && !tmp.renameTo(f)) {
+        f.delete();
+        if (!tmp.renameTo(f)) throw new IOException("cannot rename " + tmp);
+      }
+    } catch (IOException e) {
+      System.err.println("cccp: cannot write the profile " + path + ": " + e);
+      if (!direct) tmp.delete();
+    }
+  }
+
+  private void write(boolean appOnly) throws IOException {
+    ascii("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          + "<cct version=\"1\" mode=\"cccp\">\n");
+    for (int i = 1; i <= CC.Registry.n; i++) {
+      int fl = CC.Registry.flags[i];
+      ascii("  <method id=\"");
+      num(i);
+      ascii("\" class=\"");
+      text(CC.Registry.cls[i]);
+      ascii("\" name=\"");
+      text(CC.Registry.name[i]);
+      ascii("\" desc=\"");
+      text(CC.Registry.desc[i]);
+      ascii("\" size=\"");
+      num(CC.Registry.size[i]);
+      ascii((fl & 1) != 0 ? "\" native=\"1" : "\" native=\"0");
+      ascii((fl & 2) != 0 ? "\" library=\"1\"/>\n" : "\" library=\"0\"/>\n");
+    }
+    for (int r = 0; r < CC.Registry.ROOTS.size(); r++) {
+      CC root = CC.Registry.ROOTS.get(r);
+      if (root.first == null) continue;
+      if (appOnly && CC.Registry.SYSTEM.get(r).booleanValue()) continue;
+      ascii("  <tree thread=\"");
+      text(CC.Registry.NAMES.get(r));
+      ascii("\">\n");
+      tree(root);
+      ascii("  </tree>\n");
+    }
+    ascii("</cct>\n");
+  }
+
+  /* Pre-order walk of the children of 'root', closing tags on the way up. */
+  private void tree(CC root) throws IOException {
+    int depth = 2;
+    CC n = root.first;
+    while (n != null) {
+      indent(depth);
+      ascii("<node method=\"");
+      num(n.mid);
+      ascii("\" calls=\"");
+      num(n.calls);
+      if (n.first != null) {
+        ascii("\">\n");
+        depth++;
+        n = n.first;
+        continue;
+      }
+      ascii("\"/>\n");
+      while (n.next == null) {
+        n = n.parent;
+        if (n == root) return;
+        depth--;
+        indent(depth);
+        ascii("</node>\n");
+      }
+      n = n.next;
+    }
+  }
+
+  /* ------------------------------------------------------- bytes out */
+
+  private void indent(int depth) throws IOException {
+    for (int i = Math.min(depth, MAX_INDENT); i > 0; i--) {
+      byte1(' ');
+      byte1(' ');
+    }
+  }
+
+  private void byte1(int b) throws IOException {
+    if (len == buf.length) flush();
+    buf[len++] = (byte) b;
+  }
+
+  private void flush() throws IOException {
+    out.write(buf, 0, len);
+    len = 0;
+  }
+
+  private void ascii(String s) throws IOException {
+    for (int i = 0, k = s.length(); i < k; i++) byte1(s.charAt(i));
+  }
+
+  private void num(long v) throws IOException {
+    if (v < 0) {
+      byte1('-');
+      v = -v;
+    }
+    long p = 1;
+    while (p <= v / 10) p *= 10;
+    for (; p > 0; p /= 10) byte1((int) ('0' + v / p % 10));
+  }
+
+  /*
+   * An attribute value: XML-escaped, UTF-8. Tab, newline and carriage
+   * return become character references (attribute normalisation would
+   * turn them into spaces); other control characters and unpaired
+   * surrogates, which XML 1.0 cannot carry, become '?'.
+   */
+  private void text(String s) throws IOException {
+    for (int i = 0, k = s.length(); i < k; i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '<': ascii("&lt;"); continue;
+        case '>': ascii("&gt;"); continue;
+        case '&': ascii("&amp;"); continue;
+        case '"': ascii("&quot;"); continue;
+        case '\t': ascii("&#9;"); continue;
+        case '\n': ascii("&#10;"); continue;
+        case '\r': ascii("&#13;"); continue;
+        default: break;
+      }
+      if (c < 0x20) {
+        byte1('?');
+      } else if (c < 0x80) {
+        byte1(c);
+      } else if (c < 0x800) {
+        byte1(0xC0 | c >> 6);
+        byte1(0x80 | c & 0x3F);
+      } else if (Character.isHighSurrogate(c) && i + 1 < k
+                 && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        byte1(0xF0 | cp >> 18);
+        byte1(0x80 | cp >> 12 & 0x3F);
+        byte1(0x80 | cp >> 6 & 0x3F);
+        byte1(0x80 | cp & 0x3F);
+      } else if (Character.isSurrogate(c) || c == 0xFFFE || c == 0xFFFF) {
+        byte1('?');
+      } else {
+        byte1(0xE0 | c >> 12);
+        byte1(0x80 | c >> 6 & 0x3F);
+        byte1(0x80 | c & 0x3F);
+      }
+    }
+  }
+}

@@ -1,0 +1,695 @@
+/*
+** profile.c -- profile XML version 1: builder, streaming reader (libxml2
+** SAX2 callbacks over our own input callback, which refuses a DOCTYPE
+** before libxml2 parses it), streaming writer, expectation files.
+** (Not xmlTextReader: it walks the open ancestors on every read, which
+** makes a deep tree -- deep recursion -- quadratic.)
+*/
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/SAX2.h>
+
+#include "cccp/profile.h"
+
+/* ------------------------------------------------------------ builder */
+
+static int grow(void **v, size_t *cap, size_t need, size_t elem) {
+  if (need < *cap) return 0;
+  size_t n = *cap ? *cap : 64;
+  while (n <= need) {
+    if (n > CR_PROF_MAX_ITEMS) return CR_ETOOLARGE;
+    n *= 2;
+  }
+  void *nv = cr_realloc(*v, n * elem);
+  if (!nv) return CR_ENOMEM;
+  memset((char *)nv + *cap * elem, 0, (n - *cap) * elem);
+  *v = nv;
+  *cap = n;
+  return 0;
+}
+
+cr_profile *cr_profile_new(const char *mode) {
+  cr_profile *p = cr_calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->version = 1;
+  snprintf(p->mode, sizeof p->mode, "%s", mode ? mode : "");
+  p->arena = cr_arena_new();
+  if (!p->arena || grow((void **)&p->methods, &p->capm, 0,
+                        sizeof *p->methods) ||
+      grow((void **)&p->nodes, &p->capn, 0, sizeof *p->nodes)) {
+    cr_profile_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void cr_profile_free(cr_profile *p) {
+  if (!p) return;
+  cr_arena_free(p->arena);
+  cr_free(p->methods);
+  cr_free(p->nodes);
+  cr_free(p->trees);
+  cr_free(p);
+}
+
+static const char *dup(cr_profile *p, const char *s) {
+  return cr_arena_strndup(p->arena, s, strlen(s));
+}
+
+uint32_t cr_profile_add_method(cr_profile *p, const char *cls,
+                               const char *name, const char *desc,
+                               uint32_t size, int native, int library) {
+  size_t id = p->nmethods + 1;
+  if (grow((void **)&p->methods, &p->capm, id, sizeof *p->methods))
+    return 0;
+  cr_prof_method *m = &p->methods[id];
+  m->cls = dup(p, cls);
+  m->name = dup(p, name);
+  m->desc = dup(p, desc);
+  if (!m->cls || !m->name || !m->desc) return 0;
+  m->size = size;
+  m->native = native != 0;
+  m->library = library != 0;
+  p->nmethods = id;
+  return (uint32_t)id;
+}
+
+long cr_profile_add_tree(cr_profile *p, const char *thread) {
+  if (grow((void **)&p->trees, &p->capt, p->ntrees, sizeof *p->trees))
+    return -1;
+  cr_prof_tree *t = &p->trees[p->ntrees];
+  t->thread = dup(p, thread);
+  if (!t->thread) return -1;
+  t->child = t->last = 0;
+  return (long)p->ntrees++;
+}
+
+uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
+                             uint32_t method, uint64_t calls) {
+  size_t i = p->nnodes + 1;
+  if (tree >= p->ntrees || parent > p->nnodes || method == 0 ||
+      method > p->nmethods)
+    return 0;
+  if (grow((void **)&p->nodes, &p->capn, i, sizeof *p->nodes)) return 0;
+  cr_prof_node *n = &p->nodes[i];
+  memset(n, 0, sizeof *n);
+  n->method = method;
+  n->parent = parent;
+  n->tree = tree;
+  n->calls = calls;
+  uint32_t *first, *last;
+  if (parent) {
+    first = &p->nodes[parent].child;
+    last = &p->nodes[parent].last;
+  } else {
+    first = &p->trees[tree].child;
+    last = &p->trees[tree].last;
+  }
+  if (*last) p->nodes[*last].next = (uint32_t)i;
+  else *first = (uint32_t)i;
+  *last = (uint32_t)i;
+  p->nnodes = i;
+  return (uint32_t)i;
+}
+
+/* ------------------------------------------------------------- reader */
+
+/*
+** XML_PARSE_HUGE lifts libxml2's nesting limit (256), which deep recursion
+** reaches; it is safe here because no DTD, hence no entity, is ever read.
+** Input: a FILE or a memory block, fed to libxml2 by 'ioread', which
+** watches the bytes for "<!DOCTYPE" (across chunk boundaries) and fails
+** the read when it appears, so no DTD or entity declaration is ever
+** parsed.
+*/
+typedef struct input {
+  FILE *f;
+  const char *mem;
+  size_t len, pos;
+  char tail[8];          /* last bytes of the previous chunk */
+  size_t ntail;
+  int doctype;           /* set when a DOCTYPE was seen */
+  int ioerr;             /* errno of a read error */
+} input;
+
+static int ioread(void *ctx, char *buf, int len) {
+  input *in = ctx;
+  size_t n;
+  if (in->f) {
+    n = fread(buf, 1, (size_t)len, in->f);
+    if (n == 0 && ferror(in->f)) {
+      in->ioerr = errno ? errno : EIO;
+      return -1;
+    }
+  } else {
+    n = in->len - in->pos;
+    if (n > (size_t)len) n = (size_t)len;
+    memcpy(buf, in->mem + in->pos, n);
+    in->pos += n;
+  }
+  static const char pat[] = "<!DOCTYPE";
+  const size_t pl = sizeof pat - 1;
+  char win[8 + 4096];
+  for (size_t off = 0; off < n; off += 4096) {
+    size_t k = n - off < 4096 ? n - off : 4096;
+    memcpy(win, in->tail, in->ntail);
+    memcpy(win + in->ntail, buf + off, k);
+    size_t w = in->ntail + k;
+    for (size_t i = 0; i + pl <= w; i++)
+      if (win[i] == '<' && memcmp(win + i, pat, pl) == 0) {
+        in->doctype = 1;
+        return -1;
+      }
+    in->ntail = w < pl - 1 ? w : pl - 1;
+    memmove(in->tail, win + w - in->ntail, in->ntail);
+  }
+  return (int)n;
+}
+
+static int ioclose(void *ctx) {
+  (void)ctx;
+  return 0;
+}
+
+typedef struct rd {
+  xmlParserCtxtPtr ctxt;
+  const xmlChar **attrs; /* current element's SAX2 attributes (5 each) */
+  int nattrs;
+  int xdepth;            /* element depth, 0 = the root element */
+  int rc;                /* first error; stops the parser */
+  const char *name;      /* file name for messages */
+  cr_diag *d;
+  char xmlerr[256];      /* first libxml2 message */
+  cr_profile *p;
+  uint32_t *stack;       /* open <node> elements */
+  size_t depth, cap;
+  long tree;             /* current tree, -1 outside */
+  int seen_root;
+} rd;
+
+static void onerror(void *ctx, xmlErrorPtr e) {
+  rd *s = ctx;
+  if (s->xmlerr[0] || !e || !e->message) return;
+  snprintf(s->xmlerr, sizeof s->xmlerr, "line %d: %s", e->line, e->message);
+  size_t n = strlen(s->xmlerr);
+  while (n && (s->xmlerr[n - 1] == '\n' || s->xmlerr[n - 1] == ' '))
+    s->xmlerr[--n] = 0;
+}
+
+static int bad(rd *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int bad(rd *s, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return cr_diag_set(s->d, CR_EFORMAT, -1, "%s:%d: %s", s->name,
+                     s->ctxt ? xmlSAX2GetLineNumber(s->ctxt) : 0, msg);
+}
+
+/* Attribute 'name' of the current element (libxml2-owned) or NULL. */
+static char *attr(rd *s, const char *name) {
+  for (int i = 0; i < s->nattrs; i++) {
+    const xmlChar **a = s->attrs + 5 * i;
+    if (!a[1] && strcmp((const char *)a[0], name) == 0)
+      return (char *)xmlStrndup(a[3], (int)(a[4] - a[3]));
+  }
+  return NULL;
+}
+
+/* Required unsigned decimal attribute into '*out' (at most 'max'). */
+static int num(rd *s, const char *el, const char *name, uint64_t max,
+               uint64_t *out) {
+  char *v = attr(s, name);
+  if (!v) return bad(s, "<%s> needs the attribute '%s'", el, name);
+  uint64_t x = 0;
+  int ok = *v != 0;
+  for (const char *c = v; *c && ok; c++) {
+    if (*c < '0' || *c > '9' || x > (max - (uint64_t)(*c - '0')) / 10)
+      ok = 0;
+    else
+      x = x * 10 + (uint64_t)(*c - '0');
+  }
+  int rc = 0;
+  if (!ok)
+    rc = bad(s, "'%s' must be a decimal number in range (got \"%s\")", name,
+             v);
+  xmlFree(v);
+  *out = x;
+  return rc;
+}
+
+/* Optional "0"/"1" attribute. */
+static int bit(rd *s, const char *name, int *out) {
+  char *v = attr(s, name);
+  *out = 0;
+  if (!v) return 0;
+  int rc = 0;
+  if (strcmp(v, "1") == 0) *out = 1;
+  else if (strcmp(v, "0") != 0)
+    rc = bad(s, "'%s' must be 0 or 1 (got \"%s\")", name, v);
+  xmlFree(v);
+  return rc;
+}
+
+static int el_cct(rd *s) {
+  if (s->seen_root) return bad(s, "more than one <cct>");
+  s->seen_root = 1;
+  char *v = attr(s, "version");
+  if (!v) return bad(s, "<cct> needs the attribute 'version'");
+  int rc = 0;
+  if (strcmp(v, "1") != 0)
+    rc = cr_diag_set(s->d, CR_EUNSUPPORTED, -1,
+                     "%s: profile version \"%s\" is not supported (1 is)",
+                     s->name, v);
+  xmlFree(v);
+  if (rc) return rc;
+  char *m = attr(s, "mode");
+  snprintf(s->p->mode, sizeof s->p->mode, "%s", m ? m : "");
+  xmlFree(m);
+  return 0;
+}
+
+static int el_method(rd *s) {
+  if (s->depth || s->tree >= 0 || s->p->ntrees)
+    return bad(s, "<method> must come before the trees, inside <cct>");
+  uint64_t id, size;
+  int native, library, rc;
+  if ((rc = num(s, "method", "id", CR_PROF_MAX_ITEMS, &id)) ||
+      (rc = bit(s, "native", &native)) || (rc = bit(s, "library", &library)))
+    return rc;
+  char *sz = attr(s, "size");
+  size = 0;
+  if (sz) {
+    xmlFree(sz);
+    if ((rc = num(s, "method", "size", UINT32_MAX, &size))) return rc;
+  }
+  if (id != s->p->nmethods + 1) {
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%zu", s->p->nmethods + 1);
+    snprintf(got, sizeof got, "%llu", (unsigned long long)id);
+    return bad(s, "method ids must be dense and in order: expected %s, "
+               "got %s", want, got);
+  }
+  char *c = attr(s, "class"), *n = attr(s, "name"), *d = attr(s, "desc");
+  if (!c || !n || !d) {
+    rc = bad(s, "<method> needs 'class', 'name' and 'desc'");
+  } else if (!cr_profile_add_method(s->p, c, n, d, (uint32_t)size, native,
+                                    library)) {
+    rc = cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  }
+  xmlFree(c);
+  xmlFree(n);
+  xmlFree(d);
+  return rc;
+}
+
+static int el_tree(rd *s) {
+  if (s->tree >= 0) return bad(s, "<tree> inside a <tree>");
+  char *t = attr(s, "thread");
+  s->tree = cr_profile_add_tree(s->p, t ? t : "");
+  xmlFree(t);
+  if (s->tree < 0) return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  return 0;
+}
+
+static int el_node(rd *s, int empty) {
+  if (s->tree < 0) return bad(s, "<node> outside a <tree>");
+  uint64_t m, calls;
+  int rc;
+  if ((rc = num(s, "node", "method", CR_PROF_MAX_ITEMS, &m)) ||
+      (rc = num(s, "node", "calls", UINT64_MAX, &calls)))
+    return rc;
+  if (m == 0 || m > s->p->nmethods) {
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)m);
+    return bad(s, "<node> names method %s, which is not defined", b);
+  }
+  if (s->p->nnodes >= CR_PROF_MAX_ITEMS - 1)
+    return cr_diag_set(s->d, CR_ETOOLARGE, -1, "%s: too many nodes",
+                       s->name);
+  uint32_t parent = s->depth ? s->stack[s->depth - 1] : 0;
+  uint32_t i = cr_profile_add_node(s->p, (uint32_t)s->tree, parent,
+                                   (uint32_t)m, calls);
+  if (!i) return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  if (empty) return 0;
+  if (s->depth >= CR_PROF_MAX_DEPTH)
+    return bad(s, "nodes nested too deeply");
+  if (grow((void **)&s->stack, &s->cap, s->depth, sizeof *s->stack))
+    return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  s->stack[s->depth++] = i;
+  return 0;
+}
+
+/* SAX2: an element starts. */
+static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
+                     const xmlChar *uri, int nns, const xmlChar **ns,
+                     int nattrs, int ndefaulted, const xmlChar **attrs) {
+  rd *s = ctx;
+  (void)prefix;
+  (void)uri;
+  (void)nns;
+  (void)ns;
+  (void)ndefaulted;
+  if (s->rc) return;
+  const char *name = (const char *)local;
+  int depth = s->xdepth++;
+  s->attrs = attrs;
+  s->nattrs = nattrs;
+  int rc;
+  if (depth == 0)
+    rc = strcmp(name, "cct") != 0
+             ? bad(s, "the root element must be <cct>, not <%s>", name)
+             : el_cct(s);
+  else if (strcmp(name, "method") == 0 && depth == 1)
+    rc = el_method(s);
+  else if (strcmp(name, "tree") == 0 && depth == 1)
+    rc = el_tree(s);
+  else if (strcmp(name, "node") == 0)
+    rc = el_node(s, 0);
+  else if (strcmp(name, "method") == 0 && depth == 2)
+    rc = bad(s, "<method> must be empty");
+  else
+    rc = bad(s, "unexpected element <%s>", name);
+  s->attrs = NULL;
+  s->nattrs = 0;
+  if (rc) {
+    s->rc = rc;
+    xmlStopParser(s->ctxt);
+  }
+}
+
+/* SAX2: an element ends. */
+static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
+                   const xmlChar *uri) {
+  rd *s = ctx;
+  (void)prefix;
+  (void)uri;
+  if (s->rc) return;
+  s->xdepth--;
+  if (strcmp((const char *)local, "node") == 0 && s->depth) s->depth--;
+  else if (strcmp((const char *)local, "tree") == 0) s->tree = -1;
+}
+
+/* SAX2: text; only whitespace is allowed. */
+static void on_text(void *ctx, const xmlChar *ch, int len) {
+  rd *s = ctx;
+  if (s->rc) return;
+  for (int i = 0; i < len; i++)
+    if (ch[i] != ' ' && ch[i] != '\t' && ch[i] != '\n' && ch[i] != '\r') {
+      s->rc = bad(s, "unexpected text");
+      xmlStopParser(s->ctxt);
+      return;
+    }
+}
+
+/* SAX2: any DTD or entity at all is refused. */
+static void on_subset(void *ctx, const xmlChar *name, const xmlChar *eid,
+                      const xmlChar *sid) {
+  rd *s = ctx;
+  (void)name;
+  (void)eid;
+  (void)sid;
+  if (!s->rc) s->rc = bad(s, "DTDs and entities are not allowed");
+  xmlStopParser(s->ctxt);
+}
+
+static xmlEntityPtr on_entity(void *ctx, const xmlChar *name) {
+  on_subset(ctx, name, NULL, NULL);
+  return NULL;
+}
+
+static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
+  *out = NULL;
+  rd s;
+  memset(&s, 0, sizeof s);
+  s.name = name;
+  s.d = d;
+  s.tree = -1;
+  s.p = cr_profile_new("");
+  if (!s.p) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  xmlInitParser();
+  xmlSAXHandler sax;
+  memset(&sax, 0, sizeof sax);
+  sax.initialized = XML_SAX2_MAGIC;
+  sax.startElementNs = on_start;
+  sax.endElementNs = on_end;
+  sax.characters = on_text;
+  sax.cdataBlock = on_text;
+  sax.internalSubset = on_subset;
+  sax.externalSubset = on_subset;
+  sax.getEntity = on_entity;
+  sax.getParameterEntity = on_entity;
+  sax.serror = onerror;
+  int rc = 0;
+  s.ctxt = xmlCreateIOParserCtxt(&sax, &s, ioread, ioclose, in,
+                                 XML_CHAR_ENCODING_NONE);
+  if (!s.ctxt) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  /* NOENT: SAX2 hands over attribute values with '&' still escaped
+     otherwise; only the predefined entities exist, as no DTD is read. */
+  xmlCtxtUseOptions(s.ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                XML_PARSE_NOWARNING | XML_PARSE_HUGE |
+                                XML_PARSE_NOENT);
+  int k = xmlParseDocument(s.ctxt);
+  if ((rc = s.rc)) goto out;
+  if (k < 0 || !s.ctxt->wellFormed || in->doctype || in->ioerr) {
+    if (in->doctype)
+      rc = cr_diag_set(d, CR_EFORMAT, -1,
+                       "%s: DOCTYPE is not allowed in a profile", name);
+    else if (in->ioerr)
+      rc = cr_diag_set(d, CR_EIO, -1, "%s: %s", name, strerror(in->ioerr));
+    else
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: malformed XML: %s", name,
+                       s.xmlerr[0] ? s.xmlerr : "not well-formed");
+    goto out;
+  }
+  if (!s.seen_root)
+    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: empty document", name);
+out:
+  if (s.ctxt) {
+    if (s.ctxt->myDoc) xmlFreeDoc(s.ctxt->myDoc);
+    xmlFreeParserCtxt(s.ctxt);
+  }
+  cr_free(s.stack);
+  if (rc) cr_profile_free(s.p);
+  else *out = s.p;
+  return rc;
+}
+
+int cr_profile_load(cr_profile **out, const char *path, cr_diag *d) {
+  input in;
+  memset(&in, 0, sizeof in);
+  in.f = fopen(path, "rb");
+  if (!in.f) {
+    *out = NULL;
+    return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, -1,
+                       "%s: %s", path, strerror(errno));
+  }
+  int rc = load(out, &in, path, d);
+  fclose(in.f);
+  return rc;
+}
+
+int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
+                           const char *name, cr_diag *d) {
+  input in;
+  memset(&in, 0, sizeof in);
+  in.mem = xml;
+  in.len = len;
+  return load(out, &in, name, d);
+}
+
+/* ------------------------------------------------------------- writer */
+
+/* An attribute value, XML-escaped; other bytes pass through (UTF-8). */
+static void text(FILE *f, const char *s) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    switch (c) {
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '&': fputs("&amp;", f); break;
+    case '"': fputs("&quot;", f); break;
+    case '\t': fputs("&#9;", f); break;
+    case '\n': fputs("&#10;", f); break;
+    case '\r': fputs("&#13;", f); break;
+    default: fputc(c < 0x20 ? '?' : c, f);
+    }
+  }
+}
+
+static void indent(FILE *f, size_t depth) {
+  for (size_t i = depth < 40 ? depth : 40; i > 0; i--) fputs("  ", f);
+}
+
+int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
+  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<cct version=\"1\" mode=\"");
+  text(f, p->mode);
+  fputs("\">\n", f);
+  for (size_t i = 1; i <= p->nmethods; i++) {
+    const cr_prof_method *m = &p->methods[i];
+    fprintf(f, "  <method id=\"%zu\" class=\"", i);
+    text(f, m->cls);
+    fputs("\" name=\"", f);
+    text(f, m->name);
+    fputs("\" desc=\"", f);
+    text(f, m->desc);
+    fprintf(f, "\" size=\"%u\" native=\"%d\" library=\"%d\"/>\n", m->size,
+            m->native, m->library);
+  }
+  for (size_t t = 0; t < p->ntrees; t++) {
+    fputs("  <tree thread=\"", f);
+    text(f, p->trees[t].thread);
+    fputs("\">\n", f);
+    size_t depth = 2;
+    uint32_t n = p->trees[t].child;
+    while (n) {
+      const cr_prof_node *x = &p->nodes[n];
+      indent(f, depth);
+      fprintf(f, "<node method=\"%u\" calls=\"%llu\"", x->method,
+              (unsigned long long)x->calls);
+      if (x->child) {
+        fputs(">\n", f);
+        depth++;
+        n = x->child;
+        continue;
+      }
+      fputs("/>\n", f);
+      while (n && !p->nodes[n].next) {
+        n = p->nodes[n].parent;
+        if (n) {
+          depth--;
+          indent(f, depth);
+          fputs("</node>\n", f);
+        }
+      }
+      if (n) n = p->nodes[n].next;
+    }
+    fputs("  </tree>\n", f);
+  }
+  fputs("</cct>\n", f);
+  if (fflush(f) || ferror(f))
+    return cr_diag_set(d, CR_EIO, -1, "cannot write the profile: %s",
+                       strerror(errno));
+  return 0;
+}
+
+/* -------------------------------------------------------- expectations */
+
+/* Method id of frame "cls.name(desc)" in 'p', added when new. */
+static uint32_t frame(cr_profile *p, const char *f, size_t len) {
+  const char *paren = memchr(f, '(', len);
+  if (!paren) return 0;
+  const char *dot = paren;
+  while (dot > f && *dot != '.') dot--;
+  if (dot == f) return 0;
+  char buf[2048];
+  if (len >= sizeof buf) return 0;
+  memcpy(buf, f, len);
+  buf[len] = 0;
+  size_t dc = (size_t)(dot - f), pc = (size_t)(paren - f);
+  buf[dc] = 0;
+  const char *cls = buf, *desc = buf + pc;
+  char name[1024];
+  snprintf(name, sizeof name, "%.*s", (int)(pc - dc - 1), buf + dc + 1);
+  if (!*name) return 0;
+  for (size_t i = 1; i <= p->nmethods; i++)
+    if (strcmp(p->methods[i].cls, cls) == 0 &&
+        strcmp(p->methods[i].name, name) == 0 &&
+        strcmp(p->methods[i].desc, desc) == 0)
+      return (uint32_t)i;
+  uint32_t id = cr_profile_add_method(p, cls, name, desc, 0, 0, 0);
+  return id ? id : UINT32_MAX;
+}
+
+int cr_profile_load_expect(cr_profile **out, const char *path, cr_diag *d) {
+  *out = NULL;
+  uint8_t *buf;
+  size_t len;
+  int rc = cr_read_file(&buf, &len, path, d);
+  if (rc) return rc;
+  cr_profile *p = cr_profile_new("expect");
+  if (!p || cr_profile_add_tree(p, "expect") < 0) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  char *s = (char *)buf, *end = s + len;
+  for (long line = 1; s < end; line++) {
+    char *eol = memchr(s, '\n', (size_t)(end - s));
+    if (!eol) eol = end;
+    *eol = 0;
+    char *c = s;
+    s = eol + 1;
+    while (*c == ' ' || *c == '\t') c++;
+    if (!*c || *c == '#' || *c == '\r') continue;
+    char *e;
+    errno = 0;
+    unsigned long long calls = strtoull(c, &e, 10);
+    if (e == c || errno || (*e != ' ' && *e != '\t')) {
+      rc = cr_diag_set(d, CR_EFORMAT, -1,
+                       "%s:%ld: expected \"CALLS FRAME > FRAME ...\"", path,
+                       line);
+      goto out;
+    }
+    uint32_t node = 0;
+    int added = 0;
+    for (c = e; *c;) {
+      while (*c == ' ' || *c == '\t') c++;
+      char *sep = strstr(c, " > ");
+      size_t fl = sep ? (size_t)(sep - c) : strlen(c);
+      while (fl && (c[fl - 1] == ' ' || c[fl - 1] == '\r' ||
+                    c[fl - 1] == '\t'))
+        fl--;
+      uint32_t m = fl ? frame(p, c, fl) : 0;
+      if (!m || m == UINT32_MAX) {
+        rc = m ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+               : cr_diag_set(d, CR_EFORMAT, -1,
+                             "%s:%ld: bad frame \"%.*s\" (want "
+                             "pkg/Cls.name(desc))", path, line, (int)fl, c);
+        goto out;
+      }
+      uint32_t k = node ? p->nodes[node].child : p->trees[0].child;
+      while (k && p->nodes[k].method != m) k = p->nodes[k].next;
+      int last = !sep;
+      if (!k) {
+        if (!last) {
+          rc = cr_diag_set(d, CR_EFORMAT, -1,
+                           "%s:%ld: the path's prefix ending in \"%.*s\" "
+                           "must be listed on an earlier line", path, line,
+                           (int)fl, c);
+          goto out;
+        }
+        k = cr_profile_add_node(p, 0, node, m, calls);
+        if (!k) {
+          rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+          goto out;
+        }
+        added = 1;
+      } else if (last) {
+        rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%ld: path listed twice",
+                         path, line);
+        goto out;
+      }
+      node = k;
+      c = sep ? sep + 3 : c + fl + strlen(c + fl);
+    }
+    if (!added) {
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%ld: no frames", path, line);
+      goto out;
+    }
+  }
+out:
+  cr_free(buf);
+  if (rc) cr_profile_free(p);
+  else *out = p;
+  return rc;
+}
