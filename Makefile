@@ -101,10 +101,16 @@ $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	$(JAR) --create --file $@ --main-class wordfreq.Main \
 	  -C $(BUILD)/examples/wordfreq-classes .
 
-# The main job on the bundled example (grows as features land).
-demo: $(BIN) $(EXAMPLE_JAR)
-	$(BIN) -v --identity $(EXAMPLE_JAR) -o $(BUILD)/examples/INST_wordfreq.jar
-	java -jar $(BUILD)/examples/INST_wordfreq.jar
+# The main job on the bundled example (grows as features land): instrument
+# the app, run it on a stock JVM, print its hottest calling contexts.
+DEMO := $(BUILD)/demo
+demo: $(BIN) $(RT_JAR) $(EXAMPLE_JAR) $(BUILD)/tools/cct-compare
+	@rm -rf $(DEMO) && mkdir -p $(DEMO)
+	$(BIN) -v $(EXAMPLE_JAR) -o $(DEMO)/INST_wordfreq.jar
+	cd $(DEMO) && java @INST_wordfreq.jar.args -Dcccp.out=profile.xml \
+	  -jar INST_wordfreq.jar
+	@echo "== hottest calling contexts (calls, context) of $(DEMO)/profile.xml"
+	@$(BUILD)/tools/cct-compare --contexts $(DEMO)/profile.xml | sort -rn | head -12
 
 # Install missing build and test dependencies (Debian 12; idempotent).
 deps:
