@@ -86,4 +86,7 @@ int cr_an__cpclass(cr_an *an, uint32_t id, cr_diag *d);
 int cr_an__encode(cr_an *an, const cr_xframe *fr, uint32_t n,
                   cr_stackmap **out, cr_arena *a, cr_diag *d);
 
+/* Set 'aux' = 1 on every label that starts a basic block, 0 elsewhere. */
+void cr_an__mark_leaders(cr_body *b);
+
 #endif

@@ -67,8 +67,11 @@ static int ends_block(const cr_insn *i) {
   return i->target || i->sw || (fl & CR_OPF_NOFALL);
 }
 
-static int build_blocks(fa *f) {
-  cr_body *b = f->b;
+/*
+** Mark every label that starts a basic block ('aux' = 1, others 0): branch
+** and switch targets, and the bounds and handlers of exception ranges.
+*/
+void cr_an__mark_leaders(cr_body *b) {
   for (cr_insn *i = b->first; i; i = i->next) i->aux = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->target) i->target->aux = 1;
@@ -79,6 +82,11 @@ static int build_blocks(fa *f) {
   }
   for (uint32_t k = 0; k < b->ntcb; k++)
     b->tcb[k].start->aux = b->tcb[k].end->aux = b->tcb[k].handler->aux = 1;
+}
+
+static int build_blocks(fa *f) {
+  cr_body *b = f->b;
+  cr_an__mark_leaders(b);
   /* count, then fill */
   uint32_t n = 0;
   int brk = 1;

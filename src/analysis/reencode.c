@@ -44,16 +44,7 @@ static int probe(cr_body *b, cr_insn *at) {
 ** branch; long branches and 'wide' locals everywhere.
 */
 static int stress(cr_body *b, cr_diag *d) {
-  for (cr_insn *i = b->first; i; i = i->next) i->aux = 0;
-  for (cr_insn *i = b->first; i; i = i->next) {
-    if (i->target) i->target->aux = 1;
-    if (i->sw) {
-      i->sw->dflt->aux = 1;
-      for (uint32_t j = 0; j < i->sw->n; j++) i->sw->targets[j]->aux = 1;
-    }
-  }
-  for (uint32_t k = 0; k < b->ntcb; k++)
-    b->tcb[k].start->aux = b->tcb[k].end->aux = b->tcb[k].handler->aux = 1;
+  cr_an__mark_leaders(b);
   cr_insn *last = b->last;     /* labels after it end the code */
   while (last && last->op == CR_OP_LABEL) last = last->prev;
   for (cr_insn *i = last ? last->next : NULL; i; i = i->next) i->aux = 0;

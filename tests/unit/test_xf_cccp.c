@@ -368,9 +368,8 @@ static char *run(const char *cmd) {
 
 START_TEST(test_xf_cccp__hotspot_verifies) {
   const char *rt = getenv("CCCP_RT");
-  char rtbuf[4096], dir[] = "/tmp/cccp-xf-XXXXXX", cmd[16384];
+  char rtbuf[4096], dir[] = "/tmp/cccp-xf-XXXXXX", cmd[16384], rel[4096];
   if (!rt) {
-    char rel[4096];
     snprintf(rel, sizeof rel, "%s/../cccp-rt.jar", tu_fixtures());
     rt = realpath(rel, rtbuf) ? rtbuf : rel;
   }
