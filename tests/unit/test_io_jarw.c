@@ -15,19 +15,13 @@
 #include <zip.h>
 
 #include "cccp/io.h"
+#include "testutil.h"
 
 static char dir[64];
 
-static void mkdir_tmp(void) {
-  strcpy(dir, "/tmp/cccp-jarw-XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void mkdir_tmp(void) { tu_tmpdir(dir, sizeof dir, "jarw"); }
 
-static void rm_tmp(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
-}
+static void rm_tmp(void) { tu_rmdir(dir); }
 
 static int nfiles(const char *d) {
   DIR *dp = opendir(d);

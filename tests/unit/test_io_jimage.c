@@ -11,22 +11,16 @@
 #include <zlib.h>
 
 #include "cccp/io.h"
+#include "testutil.h"
 
 #define JDK17 "/usr/lib/jvm/java-17-openjdk-amd64"
 #define JDK25 "/usr/lib/jvm/temurin-25-jdk-amd64"
 
 static char dir[64];
 
-static void mkdir_tmp(void) {
-  strcpy(dir, "/tmp/cccp-jimage-XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void mkdir_tmp(void) { tu_tmpdir(dir, sizeof dir, "jimage"); }
 
-static void rm_tmp(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
-}
+static void rm_tmp(void) { tu_rmdir(dir); }
 
 /* (unlink first: ext4 flushes a file truncated and rewritten in place) */
 static void put_file(const char *path, const void *p, size_t n) {
@@ -264,26 +258,7 @@ START_TEST(test_io_jimage__oom_sweep) {
   snprintf(path, sizeof path, "%s/modules", dir);
   put_file(path, img, len);
   cr_free(img);
-  int rc = -1;
-  long n;
-  for (n = 0; n < 1000 && rc; n++) {
-    cr_diag d;
-    cr_diag_clear(&d);
-    cr_input *in = NULL;
-    cr_alloc_fail_after(n);
-    rc = cr_input_open(&in, path, &d);
-    for (size_t i = 0; !rc && i < cr_input_count(in); i++) {
-      uint8_t *b;
-      size_t l;
-      rc = cr_input_read(in, i, &b, &l, &d);
-      if (!rc) cr_free(b);
-    }
-    cr_alloc_fail_after(-1);
-    cr_input_close(in);
-    if (rc) ck_assert_int_eq(rc, CR_ENOMEM);
-  }
-  ck_assert_int_eq(rc, 0);
-  ck_assert_int_gt(n, 5);
+  ck_assert_int_gt(tu_input_oom_sweep(path), 5);
   rm_tmp();
 }
 END_TEST

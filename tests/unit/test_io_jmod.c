@@ -10,21 +10,15 @@
 #include <zip.h>
 
 #include "cccp/io.h"
+#include "testutil.h"
 
 #define BASE_JMOD "/usr/lib/jvm/java-17-openjdk-amd64/jmods/java.base.jmod"
 
 static char dir[64];
 
-static void mkdir_tmp(void) {
-  strcpy(dir, "/tmp/cccp-jmod-XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void mkdir_tmp(void) { tu_tmpdir(dir, sizeof dir, "jmod"); }
 
-static void rm_tmp(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
-}
+static void rm_tmp(void) { tu_rmdir(dir); }
 
 /* A jmod is "JM\1\0" and a zip whose offsets count from byte 4. */
 static void make_jmod(const char *path) {
@@ -139,26 +133,7 @@ START_TEST(test_io_jmod__oom_sweep) {
   char path[128];
   snprintf(path, sizeof path, "%s/m.jmod", dir);
   make_jmod(path);
-  int rc = -1;
-  long n;
-  for (n = 0; n < 1000 && rc; n++) {
-    cr_diag d;
-    cr_diag_clear(&d);
-    cr_input *in = NULL;
-    cr_alloc_fail_after(n);
-    rc = cr_input_open(&in, path, &d);
-    for (size_t i = 0; !rc && i < cr_input_count(in); i++) {
-      uint8_t *b;
-      size_t len;
-      rc = cr_input_read(in, i, &b, &len, &d);
-      if (!rc) cr_free(b);
-    }
-    cr_alloc_fail_after(-1);
-    cr_input_close(in);
-    if (rc) ck_assert_int_eq(rc, CR_ENOMEM);
-  }
-  ck_assert_int_eq(rc, 0);
-  ck_assert_int_gt(n, 3);
+  ck_assert_int_gt(tu_input_oom_sweep(path), 3);
   rm_tmp();
 }
 END_TEST

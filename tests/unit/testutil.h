@@ -42,4 +42,15 @@ size_t tu_class(uint8_t *out, size_t cap, unsigned major, unsigned count,
                 const uint8_t *pool, size_t plen, const uint8_t *body,
                 size_t blen);
 
+/* Make a fresh directory "/tmp/cccp-TAG-XXXXXX" into 'dir' (asserts). */
+void tu_tmpdir(char *dir, size_t dirsz, const char *tag);
+/* Remove a directory tree made by 'tu_tmpdir' (warns on failure). */
+void tu_rmdir(const char *dir);
+/*
+** Open 'path' with cr_input and read every entry while allocation n fails,
+** n = 0, 1, ...: each failure must be CR_ENOMEM (and leak nothing), and
+** some n must succeed. Returns the number of allocation points swept.
+*/
+long tu_input_oom_sweep(const char *path);
+
 #endif

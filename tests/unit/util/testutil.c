@@ -1,12 +1,14 @@
 /*
 ** testutil.c -- helpers shared by the unit tests (see testutil.h).
 */
+#include <check.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cccp/io.h"
 #include "testutil.h"
 
 const char *tu_fixtures(void) {
@@ -144,5 +146,39 @@ size_t tu_class(uint8_t *out, size_t cap, unsigned major, unsigned count,
   memcpy(out, hdr, 10);
   if (plen) memcpy(out + 10, pool, plen);
   if (blen) memcpy(out + 10 + plen, body, blen);
+  return n;
+}
+
+void tu_tmpdir(char *dir, size_t dirsz, const char *tag) {
+  snprintf(dir, dirsz, "/tmp/cccp-%s-XXXXXX", tag);
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+void tu_rmdir(const char *dir) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+long tu_input_oom_sweep(const char *path) {
+  int rc = -1;
+  long n;
+  for (n = 0; n < 1000 && rc; n++) {
+    cr_diag d;
+    cr_diag_clear(&d);
+    cr_input *in = NULL;
+    cr_alloc_fail_after(n);
+    rc = cr_input_open(&in, path, &d);
+    for (size_t i = 0; !rc && i < cr_input_count(in); i++) {
+      uint8_t *b;
+      size_t len;
+      rc = cr_input_read(in, i, &b, &len, &d);
+      if (!rc) cr_free(b);
+    }
+    cr_alloc_fail_after(-1);
+    cr_input_close(in);
+    if (rc) ck_assert_int_eq(rc, CR_ENOMEM);
+  }
+  ck_assert_int_eq(rc, 0);
   return n;
 }
