@@ -112,7 +112,7 @@ typedef struct cli_names {
   char **slots;
   size_t cap, n;
 } cli_names;
-/* Insert a copy of 'name'; returns 1 if new, 0 if present (or no memory). */
+/* Insert a copy of 'name'; returns 1 if new, 0 if present, -1 on OOM. */
 int cli_names_add(cli_names *s, const char *name);
 void cli_names_free(cli_names *s);
 

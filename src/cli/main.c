@@ -189,7 +189,12 @@ static void add_task(planner *pl, cli_names *names, cli_stats *st,
                      cr_input *in, size_t idx, const char *unit_path) {
   cr_entry_info info;
   cr_input_info(in, idx, &info);
-  if (!cli_names_add(names, info.name)) {
+  int fresh = cli_names_add(names, info.name);
+  if (fresh < 0) {
+    fputs("cccp-rewrite: out of memory\n", stderr);
+    exit(EXIT_OUTPUT);
+  }
+  if (!fresh) {
     if (!info.is_dir) {
       cli_warn("%s: %s: duplicate entry in %s, first one kept",
                cr_input_path(in), info.name, unit_path);

@@ -29,7 +29,7 @@ static int grow(cli_names *s) {
 }
 
 int cli_names_add(cli_names *s, const char *name) {
-  if (2 * (s->n + 1) > s->cap && grow(s) != 0) return 0;
+  if (2 * (s->n + 1) > s->cap && grow(s) != 0) return -1;
   size_t j = hash_str(name) & (s->cap - 1);
   while (s->slots[j]) {
     if (strcmp(s->slots[j], name) == 0) return 0;
@@ -37,7 +37,7 @@ int cli_names_add(cli_names *s, const char *name) {
   }
   size_t len = strlen(name) + 1;
   char *copy = cr_malloc(len);
-  if (!copy) return 0;
+  if (!copy) return -1;
   s->slots[j] = memcpy(copy, name, len);
   s->n++;
   return 1;
