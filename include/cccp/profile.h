@@ -117,6 +117,7 @@ typedef struct cr_cmp_opts {
   size_t napp;
   int collapse_generated;
   int library_by_name;
+  int hide_vm_upcalls;   /* see cr_profile_vm_upcall */
 } cr_cmp_opts;
 
 /* One context whose calls differ. 'path' is "frame > frame > ...", frames
@@ -161,6 +162,18 @@ void cr_cmp_result_free(cr_cmp_result *r);
 ** ("$Proxy").
 */
 int cr_profile_generated(const char *cls);
+
+/*
+** 1 if method 'name' of 'cls' is one the JVM calls on its own, with no
+** invoke bytecode in the calling frame, so that an instrumented run
+** cannot see it where an agent does: class loading
+** ('ClassLoader.loadClass', 'findNative', ...), method-handle and
+** call-site linkage ('MethodHandleNatives'), and the constructors of the
+** exceptions bytecodes throw implicitly (NullPointerException, ...).
+** With 'hide_vm_upcalls' such a frame counts as library internals on
+** both sides (application frames under it attach to its caller).
+*/
+int cr_profile_vm_upcall(const char *cls, const char *name);
 
 /*
 ** Expectations: a text file of lines "CALLS FRAME > FRAME > ...", '#'

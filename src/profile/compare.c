@@ -76,6 +76,28 @@ int cr_profile_generated(const char *cls) {
   return 0;
 }
 
+int cr_profile_vm_upcall(const char *cls, const char *name) {
+  static const char *const loader[] = {"loadClass", "findNative",
+                                       "checkPackageAccess", "addClass",
+                                       NULL};
+  static const char *const implicit[] = {
+      "java/lang/NullPointerException", "java/lang/ArithmeticException",
+      "java/lang/ArrayIndexOutOfBoundsException",
+      "java/lang/ClassCastException", "java/lang/ArrayStoreException",
+      "java/lang/NegativeArraySizeException",
+      "java/lang/IllegalMonitorStateException", NULL};
+  if (strcmp(cls, "java/lang/invoke/MethodHandleNatives") == 0) return 1;
+  if (strcmp(cls, "java/lang/ClassLoader") == 0) {
+    for (int i = 0; loader[i]; i++)
+      if (strcmp(name, loader[i]) == 0) return 1;
+    return 0;
+  }
+  if (strcmp(name, "<init>") != 0) return 0;
+  for (int i = 0; implicit[i]; i++)
+    if (strcmp(cls, implicit[i]) == 0) return 1;
+  return 0;
+}
+
 static int is_app(const cr_cmp_opts *o, const char *cls) {
   for (size_t i = 0; i < o->napp; i++)
     if (strncmp(cls, o->app_prefix[i], strlen(o->app_prefix[i])) == 0)
@@ -151,8 +173,10 @@ static uint32_t child(cmp *c, uint32_t parent, uint32_t k) {
 /*
 ** Fold profile 'p' into side 's' of the context table. One pass in node
 ** order (parents come first). Per node: 'at' is the context its children
-** attach to, 'capp' whether it counts as an application caller (a
-** collapsed generated frame passes its own caller's status on).
+** attach to, 'capp' whether it counts as an application caller. A
+** collapsed generated frame is runtime machinery: application frames
+** under it attach to its caller, library frames under it are library
+** internals. A hidden VM upcall is treated the same way.
 */
 static int fold(cmp *c, const cr_profile *p, int s) {
   int rc = CR_ENOMEM;
@@ -163,8 +187,10 @@ static int fold(cmp *c, const cr_profile *p, int s) {
   if (!kof || !gen || !at || !capp) goto out;
   for (size_t m = 1; m <= p->nmethods; m++) {
     if (!(kof[m] = intern(c, &p->methods[m]))) goto out;
-    gen[m] = c->o->collapse_generated &&
-             cr_profile_generated(p->methods[m].cls);
+    gen[m] = (c->o->collapse_generated &&
+              cr_profile_generated(p->methods[m].cls)) ||
+             (c->o->hide_vm_upcalls &&
+              cr_profile_vm_upcall(p->methods[m].cls, p->methods[m].name));
   }
   for (size_t i = 1; i <= p->nnodes; i++) {
     const cr_prof_node *n = &p->nodes[i];
@@ -173,7 +199,7 @@ static int fold(cmp *c, const cr_profile *p, int s) {
     int app = c->keys[kof[n->method]].app;
     if (gen[n->method]) {
       at[i] = pat;
-      capp[i] = (uint8_t)pcapp;
+      capp[i] = 0;
       continue;
     }
     capp[i] = (uint8_t)app;

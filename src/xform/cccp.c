@@ -12,6 +12,8 @@
 #define CC_CLASS "cccp/rt/CC"
 #define CC_DESC "Lcccp/rt/CC;"
 #define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
+#define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
+#define MARKER "cccp$instrumented"
 #define D_GET "()Lcccp/rt/CC;"
 #define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
 #define D_REGISTER \
@@ -37,6 +39,14 @@ typedef struct mid {
   int idx;                  /* Dynamic entry, or Fieldref (0: none) */
 } mid;
 
+/* A class whose initialisation code in this class may trigger: 'guard'
+** is the Fieldref of this class's flag "done once" (0: no flag, in an
+** interface), or -1 when no instrumented '<clinit>' can run. */
+struct initg {
+  const char *cls;
+  int guard;
+};
+
 /* How a body is instrumented. */
 enum { ESI, OSI };
 
@@ -54,7 +64,7 @@ typedef struct xf {
   const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
   cr_an_env env;
-  int r_enter, r_get, r_set, r_register;  /* Methodref indices */
+  int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
   int code_name;            /* Utf8 "Code" */
   mid *mids;
   uint32_t nmids, cmids;
@@ -64,6 +74,8 @@ typedef struct xf {
   uint32_t nnewf, cnewf;
   cr_bsm *bsms;             /* bootstrap methods to append */
   uint32_t nbsms, cbsms, bsm_base;
+  struct initg *inits;      /* classes this one may initialise */
+  uint32_t ninits, cinits;
   int in_init;              /* instrumenting a constructor */
   int bumped;               /* version raised to 52 (an old interface) */
   int err;                  /* first fatal error (pool full, OOM) */
@@ -162,6 +174,32 @@ static void emit_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
     emit(x, b, at, op, slot);
     slot += cr_desc_slots(t[0]);
   }
+}
+
+/* Store the parameters of 'desc' (from the operand stack, last first)
+** into the locals from 'slot' on ('store'), or load them back. */
+static void spill_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
+                       int slot, int store) {
+  if (!store) {
+    emit_args(x, b, at, desc, slot);
+    return;
+  }
+  unsigned op[255];
+  int at_slot[255], n = 0;
+  cr_desc_iter it;
+  const char *t;
+  size_t len;
+  if (cr_desc_iter_init(&it, desc, strlen(desc))) return;
+  while (n < 255 && cr_desc_next(&it, &t, &len) == 1) {
+    op[n] = t[0] == 'J'   ? CR_OP_LSTORE
+            : t[0] == 'F' ? CR_OP_FSTORE
+            : t[0] == 'D' ? CR_OP_DSTORE
+            : t[0] == 'L' || t[0] == '[' ? CR_OP_ASTORE
+                                         : CR_OP_ISTORE;
+    at_slot[n++] = slot;
+    slot += cr_desc_slots(t[0]);
+  }
+  while (n--) emit(x, b, at, op[n], at_slot[n]);
 }
 
 /* The return instruction for the return type of 'desc'. */
@@ -464,6 +502,9 @@ enum { SITE_ESI, SITE_TL, SITE_NODE };
 **   start: <call> end: aload prev; CC.set; pop; goto skip
 **   handler: aload prev; CC.set; pop; athrow
 **   skip:
+** With 'spill' (the call's descriptor) the node is the one CC.enterv
+** picks for the receiver: the arguments are stored to locals after
+** 'prev' and loaded back around "dup; aload cc; MID; CC.enterv".
 ** The handler sits right after the call, so the method's own exception
 ** ranges that cover the call cover the rethrow too. A return value stays
 ** on the stack below the restore. 'nohandler' leaves
@@ -473,14 +514,21 @@ enum { SITE_ESI, SITE_TL, SITE_NODE };
 ** do; the slot is then not restored if that constructor throws.
 */
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                      const mid *node, int nohandler) {
+                      const mid *node, int nohandler, const char *spill) {
+  if (spill) {
+    /* the arguments go to locals from prev + 1 on, so that the receiver
+    ** below them can be passed to CC.enterv */
+    spill_args(x, b, i, spill, prev + 1, 1);
+    emit(x, b, i, CR_OP_DUP, 0);
+  }
   emit(x, b, i, CR_OP_ALOAD, ccl);
   if (node) {
     emit_mid(x, b, i, node);
-    emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
+    emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
   }
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, i, CR_OP_ASTORE, prev);
+  if (spill) spill_args(x, b, i, spill, prev + 1, 0);
   cr_insn *start = emit_label(x, b, i);
   cr_insn *after = i->next;
   cr_insn *end = emit_label(x, b, after);
@@ -522,12 +570,152 @@ static int polysig(const cr_hier *h, const char *owner, const char *name) {
   return 0;
 }
 
+/* ---------------------------------------------- class initialisation */
+
+/* 1 if 'name' is this class or one of its superclasses: initialised
+** (or being initialised) whenever this class's code runs. */
+static int self_or_super(xf *x, const char *name) {
+  const cr_hier *h = x->o->h;
+  const char *n = x->name;
+  for (int depth = 0; n && depth < 1000; depth++) {
+    if (strcmp(n, name) == 0) return 1;
+    const cr_hclass *c = cr_hier_class(h, n);
+    n = c ? cr_hclass_super(c) : NULL;
+  }
+  return 0;
+}
+
+static int has_clinit(const cr_hclass *c) {
+  for (uint32_t k = 0; k < cr_hclass_method_count(c); k++)
+    if (strcmp(cr_hmethod_name(cr_hclass_method_at(c, k)), "<clinit>") == 0)
+      return 1;
+  return 0;
+}
+
+/*
+** The guard for code that may initialise class 't' (see 'struct initg'):
+** some class of t's superclass chain outside this class's own chain is
+** instrumented and has a '<clinit>', which reads the thread-local slot.
+** 0 on error ('err' set).
+*/
+static int init_guard(xf *x, const char *t) {
+  for (uint32_t k = 0; k < x->ninits; k++)
+    if (strcmp(x->inits[k].cls, t) == 0) return x->inits[k].guard;
+  const cr_hier *h = x->o->h;
+  int need = 0;
+  const cr_hclass *c = cr_hier_class(h, t);
+  for (int depth = 0; c && !need && depth < 1000; depth++) {
+    if (self_or_super(x, cr_hclass_name(c))) break;
+    need = cr_hclass_instrumented(c) && has_clinit(c);
+    const char *sup = cr_hclass_super(c);
+    c = sup ? cr_hier_class(h, sup) : NULL;
+  }
+  if (grow(x, (void **)&x->inits, &x->cinits, x->ninits + 1,
+           sizeof *x->inits))
+    return 0;
+  struct initg *g = &x->inits[x->ninits];
+  g->cls = cr_arena_strndup(x->a, t, strlen(t));
+  if (!g->cls) return oom(x), 0;
+  g->guard = need ? 0 : -1;
+  if (need && !x->iface) {
+    /* a private static synthetic boolean, false until the first time */
+    char fname[32];
+    snprintf(fname, sizeof fname, "cccp$init$%u", x->ninits);
+    if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+             sizeof *x->newf))
+      return 0;
+    cr_member *f = &x->newf[x->nnewf++];
+    memset(f, 0, sizeof *f);
+    cr_cpool *cp = x->c->cp;
+    f->flags = ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC;
+    f->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, fname, x->d));
+    f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "Z", x->d));
+    g->guard = cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "Z", x->d));
+  }
+  x->ninits++;
+  return x->err ? 0 : g->guard;
+}
+
+/*
+** Instruction 'i' (new, getstatic, putstatic, or an invokestatic that
+** passes the node) may initialise another instrumented class, whose
+** '<clinit>' finds its caller's node in the thread-local slot (JVMS 5.5:
+** the JVM runs it before 'i', on this thread). The first time, the slot
+** is set around it:
+**     getstatic G; ifne plain
+**     aload cc; CC.set; astore prev
+**   start: [new T; pop | a copy of 'i']
+**   end: aload prev; CC.set; pop; iconst_1; putstatic G; goto plain|join
+**   handler: aload prev; CC.set; pop; athrow
+**   plain: i
+**   join:
+** A 'new' is not copied (two allocation sites would give two different
+** uninitialised types where the paths join): it is triggered by an
+** allocation that is dropped. In an interface (no private fields) the
+** slot is set around 'i' every time.
+*/
+static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
+  cr_cpool *cp = x->c->cp;
+  const char *t;
+  if (i->op == CR_OP_NEW) {
+    t = cr_cp_class_name(cp, (uint32_t)i->a);
+  } else {
+    const cr_cpentry *ref = cr_cp_get(cp, (uint32_t)i->a);
+    t = ref ? cr_cp_class_name(cp, ref->a) : NULL;
+  }
+  if (!t || t[0] == '[') return;
+  int g = init_guard(x, t);
+  if (g < 0 || x->err) return;
+  if (g == 0) {
+    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    return;
+  }
+  cr_insn *plain = cr_label_new(b), *join = cr_label_new(b);
+  if (!plain || !join) {
+    oom(x);
+    return;
+  }
+  emit(x, b, i, CR_OP_GETSTATIC, g);
+  cr_insn *br = emit(x, b, i, CR_OP_IFNE, 0);
+  if (br) br->target = plain;
+  emit(x, b, i, CR_OP_ALOAD, ccl);
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, i, CR_OP_ASTORE, prev);
+  cr_insn *start = emit_label(x, b, i);
+  int copy = i->op != CR_OP_NEW;
+  if (copy) {
+    cr_insn *c = emit(x, b, i, i->op, i->a);
+    if (c) c->b = i->b;
+  } else {
+    emit(x, b, i, CR_OP_NEW, i->a);
+    emit(x, b, i, CR_OP_POP, 0);
+  }
+  cr_insn *end = emit_label(x, b, i);
+  emit(x, b, i, CR_OP_ALOAD, prev);
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, i, CR_OP_POP, 0);
+  emit(x, b, i, CR_OP_ICONST_1, 0);
+  emit(x, b, i, CR_OP_PUTSTATIC, g);
+  cr_insn *go = emit(x, b, i, CR_OP_GOTO, 0);
+  if (go) go->target = copy ? join : plain;
+  cr_insn *h = emit_label(x, b, i);
+  emit(x, b, i, CR_OP_ALOAD, prev);
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, i, CR_OP_POP, 0);
+  emit(x, b, i, CR_OP_ATHROW, 0);
+  cr_body_insert_before(b, i, plain);
+  if (copy) cr_body_insert_after(b, i, join);
+  if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
+    x->err = x->d->code;
+  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
+}
+
 /* Rewrite one call site of an instrumented body. */
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
   int kind;
   if (!site_kind(i, &kind)) {           /* invokedynamic */
-    wrap_site(x, b, i, ccl, prev, NULL, 0);
+    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
     return;
   }
@@ -539,7 +727,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (!owner || !name || !desc) return;  /* the analysis will complain */
   if (strncmp(owner, "cccp/rt/", 8) == 0) return;
   if (polysig(x->o->h, owner, name)) {
-    wrap_site(x, b, i, ccl, prev, NULL, 0);
+    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
     return;
   }
@@ -569,7 +757,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int native = t && (cr_hmethod_access(t) & ACC_NATIVE);
   int app = t && cr_hclass_instrumented(cr_hmethod_class(t));
   if (app && !native) {
-    wrap_site(x, b, i, ccl, prev, NULL, init_this);
+    wrap_site(x, b, i, ccl, prev, NULL, init_this, NULL);
     x->o->nsites_tl++;
     return;
   }
@@ -578,8 +766,31 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
               (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
   mid *m = get_mid(x, cls, name, desc, 0, flags);
   if (!m) return;
-  wrap_site(x, b, i, ccl, prev, m, init_this);
+  /* a virtual or interface call into the library that may select another
+  ** method than the one it names: the runtime picks the node by the
+  ** receiver's class (CC.enterv) */
+  int dyn = !app && t && (kind == CR_SITE_VIRTUAL ||
+                          kind == CR_SITE_INTERFACE) &&
+            !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
+            !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
+            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+  wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
   x->o->nsites_node++;
+}
+
+/* new, getstatic, putstatic, invokestatic: may initialise a class. */
+static int may_init(const cr_insn *i) {
+  return i->op == CR_OP_NEW || i->op == CR_OP_GETSTATIC ||
+         i->op == CR_OP_PUTSTATIC || i->op == CR_OP_INVOKESTATIC;
+}
+
+/* 1 if call 'i' passes the node (its descriptor takes a CC). */
+static int passes_node(xf *x, const cr_insn *i) {
+  cr_cpool *cp = x->c->cp;
+  const cr_cpentry *ref = cr_cp_get(cp, (uint32_t)i->a);
+  const cr_cpentry *nat = ref ? cr_cp_get(cp, ref->b) : NULL;
+  const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
+  return desc && strstr(desc, CC_DESC) != NULL;
 }
 
 /*
@@ -594,16 +805,21 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint32_t size = cr_member_code(m)->code_len;
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
-  uint32_t ninv = 0;
-  for (cr_insn *i = b->first; i; i = i->next)
+  uint32_t ninv = 0, nini = 0;
+  for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
       ninv++;
-  cr_insn **inv = cr_arena_alloc(x->a, (ninv + 1) * sizeof *inv);
+    if (may_init(i)) nini++;
+  }
+  cr_insn **inv = cr_arena_alloc(x->a, (ninv + nini + 1) * sizeof *inv);
   if (!inv) return oom(x);
-  ninv = 0;
-  for (cr_insn *i = b->first; i; i = i->next)
+  cr_insn **ini = inv + ninv;
+  ninv = nini = 0;
+  for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
       inv[ninv++] = i;
+    if (may_init(i)) ini[nini++] = i;
+  }
   int stat = (m->flags & ACC_STATIC) != 0;
   int p = arg_slots(desc) + !stat;
   uint32_t base = cr_body_max_locals(b);
@@ -624,6 +840,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   x->in_init = strcmp(name, "<init>") == 0;
   for (uint32_t k = 0; k < ninv && !x->err; k++)
     rewrite_site(x, b, inv[k], ccl, prev);
+  /* an invokestatic that now passes the node does not set the slot */
+  for (uint32_t k = 0; k < nini && !x->err; k++)
+    if (ini[k]->op != CR_OP_INVOKESTATIC || passes_node(x, ini[k]))
+      init_site(x, b, ini[k], ccl, prev);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
   return commit(x, b, md);
@@ -838,7 +1058,7 @@ static int init_mids(xf *x) {
 /* Append the queued methods, fields and bootstrap methods to the class. */
 static int finish(xf *x) {
   cr_class *c = x->c;
-  if (x->nnewf && init_mids(x)) return x->err;
+  if (!x->condy && x->nmids && init_mids(x)) return x->err;
   if (x->nnewm) {
     cr_member *v = cr_arena_calloc(x->a, c->nmethods + x->nnewm, sizeof *v);
     if (!v) return oom(x);
@@ -880,6 +1100,24 @@ static int finish(xf *x) {
     at->raw = NULL;
     at->len = 0;
   }
+  return x->err;
+}
+
+/*
+** The marker of an instrumented class: "private static synthetic void
+** cccp$instrumented()", which the runtime looks for (by reflection) when
+** it decides whether a method selected at a library call site makes its
+** own node. Private static members do not enter the default
+** serialVersionUID. Interfaces below version 52 cannot have it; they hold
+** no code that a call could select.
+*/
+static int add_marker(xf *x) {
+  if (x->iface && x->c->major < 52) return 0;
+  cr_attr *sc = stub_code_attr(x);
+  int nm = cpi(x, cr_cp_add_utf8(x->c->cp, MARKER, x->d));
+  if (sc && nm)
+    new_method(x, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, (uint16_t)nm,
+               "()V", sc, NULL);
   return x->err;
 }
 
@@ -931,6 +1169,8 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   if (rc) return rc;
   cr_cpool *cp = c->cp;
   x.r_enter = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enter", D_ENTER, d));
+  x.r_enterv = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enterv",
+                                           D_ENTERV, d));
   x.r_get = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "get", D_GET, d));
   x.r_set = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "set", D_SET, d));
   x.r_register = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "register",
@@ -940,6 +1180,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   x.bsm_base = bm ? bm->u.bsms->n : 0;
   uint32_t n = c->nmethods;
   for (uint32_t k = 0; k < n && !x.err; k++) do_method(&x, k);
+  if (!x.err) add_marker(&x);
   if (!x.err) finish(&x);
   return x.err;
 }

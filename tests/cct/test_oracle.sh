@@ -3,7 +3,9 @@
 # program runs uninstrumented under the oracle on JDK 17 (and JDK 25 when
 # present), prints its known result, and the oracle's CCT must match the
 # program's hand-written expectations (tests/programs/prog/*.expect) in
-# app-mode visibility. Also: profiles of the two JDKs compared, the
+# app-mode visibility. The programs instrumented must print the same,
+# give the expected CCT too, and overlap the oracle's CCT by >= 99.9%
+# (on JDKs without oracle blind spots). Also: profiles of the two JDKs compared, the
 # checker rejects a wrong expectation, bad files give exit 2.
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -21,6 +23,10 @@ ORACLE="$ROOT/$BUILD/oracle/libcccporacle.so"
 check "build the oracle agent" bash "$ROOT/tests/oracle/build.sh" \
   "$ROOT/$BUILD/oracle" "$JDK17"
 check "compile the test programs" "$JDK17/bin/javac" -d "$T/cls" "$PROGS"/*.java
+(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/prog.jar" prog)
+mkdir -p "$T/inst"
+expect_exit 0 "instrument the test programs" "$REWRITE" -q "$T/prog.jar" \
+  -o "$T/inst/prog.jar"
 
 # Mismatches the oracle cannot see on a JDK: methods with an interpreter
 # intrinsic entry post no MethodEntry event (Thread.currentThread from
@@ -54,6 +60,32 @@ for spec in "17:$JDK17" "25:$JDK25"; do
       [ "$gaps" -gt 0 ] && echo "       ($gaps known oracle blind spot(s) on JDK $v)"
     else
       fail "$p: oracle CCT vs expectations (JDK $v)"; sed 's/^/       /' "$T/res" | head -10
+    fi
+    # the same program instrumented: same output, the expected CCT, and
+    # the oracle's CCT (app-visible, VM upcalls hidden on both sides)
+    got=$(cd "$T/inst" && "$J/bin/java" -Xverify:all @"$T/inst/prog.jar.args" \
+          -Dcccp.out="$T/$p-$v-inst.xml" -cp "$T/inst/prog.jar" "prog.$p" \
+          2>"$T/err" | tr '\n' ' ' | sed 's/ $//')
+    if [ "$got" = "$want" ]; then pass "$p instrumented prints '$want' (JDK $v)"
+    else fail "$p instrumented on JDK $v: '$got' (want '$want')"; sed 's/^/       /' "$T/err" | head -5; fi
+    "$CMP" --app-prefix prog/ --collapse-generated --expect "$e" \
+      "$T/$p-$v-inst.xml" >"$T/res" 2>&1
+    if grep -q '^ok:' "$T/res"; then
+      pass "$p: instrumented CCT matches the expectations (JDK $v)"
+    else
+      fail "$p: instrumented CCT vs expectations (JDK $v)"; sed 's/^/       /' "$T/res" | head -10
+    fi
+    "$CMP" --app-prefix prog/ --collapse-generated --hide-vm-upcalls \
+      --top 100 --min-overlap 99.9 "$T/$p-$v.xml" "$T/$p-$v-inst.xml" >"$T/res" 2>&1
+    st=$?
+    ov=$(head -1 "$T/res")
+    other=$(grep -E '^  A ' "$T/res" | grep -Ev "$(known_gaps "$v")" || true)
+    if [ $st = 0 ]; then
+      pass "$p: instrumented vs oracle, $ov (JDK $v)"
+    elif [ $st = 1 ] && [ -z "$other" ]; then
+      pass "$p: instrumented vs oracle, $ov: only the oracle's blind spots differ (JDK $v)"
+    else
+      fail "$p: instrumented vs oracle, $ov (JDK $v)"; sed 's/^/       /' "$T/res" | head -10
     fi
   done
 done

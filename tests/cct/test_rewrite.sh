@@ -50,6 +50,7 @@ print('no', child, 'under', parent, '' if calls is None else 'with calls=' + cal
 sys.exit(1)
 PY
 }
+not() { ! "$@" >/dev/null; }
 # top_level FILE THREAD METHOD_REGEX: METHOD is a child of THREAD's root.
 top_level() {
   python3 - "$@" <<'PY'
@@ -101,12 +102,16 @@ for J in "${JDKS[@]}"; do
     node_under "$P" 'wordfreq/Main\.main' 'wordfreq/TableCounter\.reset' 20
   check "JDK $v: String.hashCode (library) x400000 under TableCounter.slot" \
     node_under "$P" 'wordfreq/TableCounter\.slot' 'java/lang/String\.hashCode' 400000
-  check "JDK $v: Map.put (library) under TableCounter.counts" \
-    node_under "$P" 'wordfreq/TableCounter\.counts' 'java/util/Map\.put'
-  check "JDK $v: comparator under List.sort (callback through the library)" \
-    node_under "$P" 'java/util/List\.sort' 'wordfreq/ByCountThenWord\.compare'
-  check "JDK $v: lambda body under Stream.collect" \
-    node_under "$P" 'java/util/stream/Stream\.collect' 'wordfreq/StreamCounter\.lambda\$counts\$0' 20000
+  # library nodes name the method the receiver selects, not the one the
+  # call names (Map.put on a HashMap is HashMap.put)
+  check "JDK $v: HashMap.put (library, called as Map.put) under TableCounter.counts" \
+    node_under "$P" 'wordfreq/TableCounter\.counts' 'java/util/HashMap\.put'
+  check "JDK $v: no node named by the interface (Map.put)" \
+    not node_under "$P" 'wordfreq/TableCounter\.counts' 'java/util/Map\.put'
+  check "JDK $v: comparator under ArrayList.sort (callback through the library)" \
+    node_under "$P" 'java/util/ArrayList\.sort' 'wordfreq/ByCountThenWord\.compare'
+  check "JDK $v: lambda body under ReferencePipeline.collect" \
+    node_under "$P" 'java/util/stream/ReferencePipeline\.collect' 'wordfreq/StreamCounter\.lambda\$counts\$0' 20000
   check "JDK $v: Tokenizer.tokens under Main.main" \
     node_under "$P" 'wordfreq/Main\.main' 'wordfreq/Tokenizer\.tokens' 1
 done

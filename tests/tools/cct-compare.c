@@ -19,6 +19,11 @@ static void usage(FILE *f) {
         "                        only app-visible contexts count\n"
         "  --collapse-generated  remove lambda/LambdaForm/reflection/proxy "
         "frames\n"
+        "  --hide-vm-upcalls     frames the JVM calls without an invoke "
+        "bytecode\n"
+        "                        (class loading, linkage, implicit "
+        "exceptions) count\n"
+        "                        as library internals\n"
         "  --library-by-name     with --app-prefix: library frames match "
         "by name+desc\n"
         "  --top N               list N differences (default 10)\n"
@@ -57,6 +62,8 @@ int main(int argc, char **argv) {
       pre[o.napp++] = argv[++i];
     } else if (strcmp(a, "--collapse-generated") == 0) {
       o.collapse_generated = 1;
+    } else if (strcmp(a, "--hide-vm-upcalls") == 0) {
+      o.hide_vm_upcalls = 1;
     } else if (strcmp(a, "--library-by-name") == 0) {
       o.library_by_name = 1;
     } else if (strcmp(a, "--top") == 0 && i + 1 < argc) {

@@ -56,6 +56,34 @@ public final class CC {
     return c;
   }
 
+  /**
+   * The node for a virtual or interface call from instrumented code into a
+   * library, symbolic method 'mid', receiver 'recv': the child of 'parent'
+   * for the method the JVM selects for the receiver's class. Returns
+   * 'parent' itself (no node) when the receiver is null (the call throws),
+   * or when the selected method makes its own node or is not shown (see
+   * Select).
+   */
+  public static CC enterv(Object recv, CC parent, int mid) {
+    if (parent == null || recv == null) return parent;
+    Class<?> k = recv.getClass();
+    Select.Hit[] l = Select.last;
+    Select.Hit h;
+    int m = mid < l.length && (h = l[mid]) != null && h.k == k ? h.mid
+                                                               : select(mid, k);
+    return m == 0 ? parent : enter(parent, m);
+  }
+
+  /* Slow path of 'enterv': reflection, with the slot cleared meanwhile. */
+  private static int select(int mid, Class<?> k) {
+    CC prev = set(null);
+    try {
+      return Select.of(mid, k);
+    } finally {
+      set(prev);
+    }
+  }
+
   /** Slow path of 'enter': find or create the child, update the cache. */
   private CC lookup(int m) {
     CC c;
