@@ -93,6 +93,10 @@ uint16_t cr_hclass_access(const cr_hclass *c);
 int cr_hclass_instrumented(const cr_hclass *c);
 /* 1 if every supertype (transitively) is known. */
 int cr_hclass_complete(const cr_hclass *c);
+/* Every known superinterface, transitively, including those of the
+** superclasses (after 'cr_hier_link'). */
+uint32_t cr_hclass_all_iface_count(const cr_hclass *c);
+const cr_hclass *cr_hclass_all_iface_at(const cr_hclass *c, uint32_t i);
 uint32_t cr_hclass_method_count(const cr_hclass *c);
 /* Declared method 'i' in class-file order. */
 const cr_hmethod *cr_hclass_method_at(const cr_hclass *c, uint32_t i);

@@ -168,10 +168,12 @@ int cr_profile_generated(const char *cls);
 ** invoke bytecode in the calling frame, so that an instrumented run
 ** cannot see it where an agent does: class loading
 ** ('ClassLoader.loadClass', 'findNative', ...), method-handle and
-** call-site linkage ('MethodHandleNatives'), and the constructors of the
-** exceptions bytecodes throw implicitly (NullPointerException, ...).
-** With 'hide_vm_upcalls' such a frame counts as library internals on
-** both sides (application frames under it attach to its caller).
+** call-site linkage ('MethodHandleNatives'), class initializers, and
+** the constructors of the exceptions bytecodes throw implicitly
+** (NullPointerException, ...). With 'hide_vm_upcalls' such a frame of a
+** library class counts as library internals on both sides (application
+** frames under it attach to its caller). Application class initializers
+** stay: the rewriter makes them visible.
 */
 int cr_profile_vm_upcall(const char *cls, const char *name);
 

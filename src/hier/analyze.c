@@ -11,7 +11,7 @@
 #include "hier_int.h"
 
 enum { ACC_PRIVATE = 0x2, ACC_STATIC = 0x8, ACC_NATIVE = 0x100,
-       ACC_INTERFACE = 0x200 };
+       ACC_INTERFACE = 0x200, ACC_ABSTRACT = 0x400 };
 
 /* FIFO of methods that became non-overloadable and await propagation. */
 typedef struct work {
@@ -118,6 +118,25 @@ static const char *intern_id(cr_hier *h, const char *id) {
   return id ? cr_hier__intern(h, id, strlen(id)) : NULL;
 }
 
+/*
+** 1 for an interface whose initialisation a twin would move: it has a
+** static initializer and no non-abstract instance method. The JVM
+** initialises such an interface only on first use of its own static
+** members; one with a non-abstract instance method (which the default
+** twin of an abstract method is) is initialised with every class that
+** implements it (JVMS 5.5, step 7), earlier than the program expects.
+*/
+static int init_sensitive(const cr_hclass *c) {
+  if (!(c->access & ACC_INTERFACE)) return 0;
+  int clinit = 0;
+  for (uint32_t k = 0; k < c->nmethods; k++) {
+    const cr_hmethod *m = &c->methods[k];
+    if (strcmp(m->name, "<clinit>") == 0) clinit = 1;
+    else if (!(m->access & (ACC_ABSTRACT | ACC_STATIC))) return 0;
+  }
+  return clinit;
+}
+
 int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
   if (!h->linked)
     return cr_diag_set(d, CR_EUSAGE, -1, "analysis before linking");
@@ -147,10 +166,18 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
   for (size_t i = 0; i < h->nclasses; i++) {
     cr_hclass *c = h->sorted[i];
     if (c->instrumented) cr_policy_prepare(p, c->name, mask);
+    const char *isid = NULL;
+    if (c->instrumented && init_sensitive(c) &&
+        !(isid = intern_id(h, "iface-clinit")))
+      w.oom = 1;
     for (uint32_t k = 0; k < c->nmethods; k++) {
       cr_hmethod *m = &c->methods[k];
       if (!c->instrumented) {
         mark(&w, m, R_LIBRARY, NULL, NULL, NULL);
+        continue;
+      }
+      if (isid && (m->access & ACC_ABSTRACT)) {
+        mark(&w, m, R_SEED, isid, NULL, NULL);
         continue;
       }
       cr_pol_method pm = {c->name, m->name, m->desc, m->access, m->nannots,

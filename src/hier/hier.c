@@ -634,6 +634,12 @@ const cr_hmethod *cr_hclass_method_at(const cr_hclass *c, uint32_t i) {
   return i < c->nmethods ? &c->methods[i] : NULL;
 }
 
+uint32_t cr_hclass_all_iface_count(const cr_hclass *c) { return c->nall; }
+
+const cr_hclass *cr_hclass_all_iface_at(const cr_hclass *c, uint32_t i) {
+  return i < c->nall ? c->all[i] : NULL;
+}
+
 const cr_hmethod *cr_hier_method(const cr_hier *h, const char *cls,
                                  const char *name, const char *desc) {
   const cr_hclass *c = cr_hier_class(h, cls);

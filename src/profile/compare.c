@@ -92,6 +92,7 @@ int cr_profile_vm_upcall(const char *cls, const char *name) {
       if (strcmp(name, loader[i]) == 0) return 1;
     return 0;
   }
+  if (strcmp(name, "<clinit>") == 0) return 1;
   if (strcmp(name, "<init>") != 0) return 0;
   for (int i = 0; implicit[i]; i++)
     if (strcmp(cls, implicit[i]) == 0) return 1;
@@ -189,7 +190,7 @@ static int fold(cmp *c, const cr_profile *p, int s) {
     if (!(kof[m] = intern(c, &p->methods[m]))) goto out;
     gen[m] = (c->o->collapse_generated &&
               cr_profile_generated(p->methods[m].cls)) ||
-             (c->o->hide_vm_upcalls &&
+             (c->o->hide_vm_upcalls && !c->keys[kof[m]].app &&
               cr_profile_vm_upcall(p->methods[m].cls, p->methods[m].name));
   }
   for (size_t i = 1; i <= p->nnodes; i++) {

@@ -39,11 +39,14 @@ typedef struct mid {
   int idx;                  /* Dynamic entry, or Fieldref (0: none) */
 } mid;
 
-/* A class whose initialisation code in this class may trigger: 'guard'
-** is the Fieldref of this class's flag "done once" (0: no flag, in an
-** interface), or -1 when no instrumented '<clinit>' can run. */
+/* A reference (Class, Fieldref or Methodref) whose use in this class
+** may initialise another class: 'guard' is the Fieldref of this class's
+** flag "done once" (0: no flag, in an interface), or -1 when no
+** instrumented '<clinit>' can run. Per reference, not per class: which
+** class a field or method reference initialises depends on where the
+** member is declared. */
 struct initg {
-  const char *cls;
+  int ref;
   int guard;
 };
 
@@ -592,21 +595,32 @@ static int has_clinit(const cr_hclass *c) {
   return 0;
 }
 
+/* 1 if initialising 'c' can run an instrumented '<clinit>'. */
+static int inits_code(const cr_hclass *c) {
+  return cr_hclass_instrumented(c) && has_clinit(c);
+}
+
 /*
-** The guard for code that may initialise class 't' (see 'struct initg'):
+** The guard of reference 'ref' into class 't' (see 'struct initg'):
 ** some class of t's superclass chain outside this class's own chain is
-** instrumented and has a '<clinit>', which reads the thread-local slot.
-** 0 on error ('err' set).
+** instrumented and has a '<clinit>', which reads the thread-local slot;
+** with 'ifaces' (fields, which an interface may declare, and 'new', which
+** initialises superinterfaces with default methods) any superinterface
+** of 't' with one counts too. 0 on error ('err' set).
 */
-static int init_guard(xf *x, const char *t) {
+static int init_guard(xf *x, int ref, const char *t, int ifaces) {
   for (uint32_t k = 0; k < x->ninits; k++)
-    if (strcmp(x->inits[k].cls, t) == 0) return x->inits[k].guard;
+    if (x->inits[k].ref == ref) return x->inits[k].guard;
   const cr_hier *h = x->o->h;
+  const cr_hclass *top = cr_hier_class(h, t);
   int need = 0;
-  const cr_hclass *c = cr_hier_class(h, t);
+  for (uint32_t k = 0; top && ifaces && !need &&
+                       k < cr_hclass_all_iface_count(top); k++)
+    need = inits_code(cr_hclass_all_iface_at(top, k));
+  const cr_hclass *c = top;
   for (int depth = 0; c && !need && depth < 1000; depth++) {
     if (self_or_super(x, cr_hclass_name(c))) break;
-    need = cr_hclass_instrumented(c) && has_clinit(c);
+    need = inits_code(c);
     const char *sup = cr_hclass_super(c);
     c = sup ? cr_hier_class(h, sup) : NULL;
   }
@@ -614,8 +628,7 @@ static int init_guard(xf *x, const char *t) {
            sizeof *x->inits))
     return 0;
   struct initg *g = &x->inits[x->ninits];
-  g->cls = cr_arena_strndup(x->a, t, strlen(t));
-  if (!g->cls) return oom(x), 0;
+  g->ref = ref;
   g->guard = need ? 0 : -1;
   if (need && !x->iface) {
     /* a private static synthetic boolean, false until the first time */
@@ -664,7 +677,7 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     t = ref ? cr_cp_class_name(cp, ref->a) : NULL;
   }
   if (!t || t[0] == '[') return;
-  int g = init_guard(x, t);
+  int g = init_guard(x, i->a, t, i->op != CR_OP_INVOKESTATIC);
   if (g < 0 || x->err) return;
   if (g == 0) {
     wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
@@ -976,6 +989,10 @@ static int do_method(xf *x, uint32_t k) {
     return 0;
   }
   if (!code) return 0;
+  /* HotSpot drops a '<clinit>' that is just 'return' when it parses the
+  ** class: it never runs, so it gets no node either */
+  const cr_code *cd = code->u.code;
+  if (clinit && cd && cd->code_len == 1 && cd->code[0] == 0xb1) return 0;
   if (!ovl) {                   /* OSI only */
     int rc = instrument(x, m, OSI, name, desc, &md);
     if (x->err) return x->err;
@@ -1104,14 +1121,16 @@ static int finish(xf *x) {
 }
 
 /*
-** The marker of an instrumented class: "private static synthetic void
-** cccp$instrumented()", which the runtime looks for (by reflection) when
-** it decides whether a method selected at a library call site makes its
-** own node. Private static members do not enter the default
-** serialVersionUID. Interfaces below version 52 cannot have it; they hold
-** no code that a call could select.
+** The marker of an instrumented class, which the runtime looks for (by
+** reflection) when it decides whether a method selected at a library
+** call site makes its own node: a method-id field "cccp$mid$N" where the
+** class has one, else "private static synthetic void cccp$instrumented()"
+** (one more member for reflection to see). Private static members do not
+** enter the default serialVersionUID. Interfaces below version 52 cannot
+** have the method; they hold no code that a call could select.
 */
 static int add_marker(xf *x) {
+  if (!x->condy && x->nmids) return 0;
   if (x->iface && x->c->major < 52) return 0;
   cr_attr *sc = stub_code_attr(x);
   int nm = cpi(x, cr_cp_add_utf8(x->c->cp, MARKER, x->d));

@@ -6,6 +6,7 @@
  */
 package cccp.rt;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
@@ -22,8 +23,10 @@ import java.util.HashMap;
  * the caller).
  */
 final class Select {
-  /** Marker method the rewriter adds to every instrumented class. */
+  /** Marker method of instrumented classes without method-id fields. */
   static final String MARKER = "cccp$instrumented";
+  /** Prefix of the method-id fields (class versions below 63). */
+  static final String MID_FIELD = "cccp$mid$";
 
   /** One cached answer: receiver class 'k' selects method id 'mid'. */
   static final class Hit {
@@ -188,10 +191,15 @@ final class Select {
     return c.getName().indexOf('/') >= 0 || Proxy.isProxyClass(c);
   }
 
-  /** A class the rewriter instrumented (it declares the marker). */
+  /**
+   * A class the rewriter instrumented: it declares a synthetic method-id
+   * field, or, having none, the marker method.
+   */
   static boolean instrumented(Class<?> c) {
+    for (Field f : c.getDeclaredFields())
+      if (f.isSynthetic() && f.getName().startsWith(MID_FIELD)) return true;
     for (Method m : c.getDeclaredMethods())
-      if (m.getName().equals(MARKER) && m.isSynthetic()) return true;
+      if (m.isSynthetic() && m.getName().equals(MARKER)) return true;
     return false;
   }
 }
