@@ -118,6 +118,8 @@ typedef struct cr_cmp_opts {
   int collapse_generated;
   int library_by_name;
   int hide_vm_upcalls;   /* see cr_profile_vm_upcall */
+  const char *const *hide;  /* frames "pkg/Cls.name" hidden on both sides */
+  size_t nhide;             /*   like VM upcalls (an agent's blind spots) */
 } cr_cmp_opts;
 
 /* One context whose calls differ. 'path' is "frame > frame > ...", frames

@@ -99,6 +99,17 @@ int cr_profile_vm_upcall(const char *cls, const char *name) {
   return 0;
 }
 
+/* 1 if 'cls'.'name' is one of the frames 'o' hides. */
+static int hidden(const cr_cmp_opts *o, const char *cls, const char *name) {
+  size_t n = strlen(cls);
+  for (size_t i = 0; i < o->nhide; i++) {
+    const char *h = o->hide[i];
+    if (strncmp(h, cls, n) == 0 && h[n] == '.' && strcmp(h + n + 1, name) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 static int is_app(const cr_cmp_opts *o, const char *cls) {
   for (size_t i = 0; i < o->napp; i++)
     if (strncmp(cls, o->app_prefix[i], strlen(o->app_prefix[i])) == 0)
@@ -191,7 +202,8 @@ static int fold(cmp *c, const cr_profile *p, int s) {
     gen[m] = (c->o->collapse_generated &&
               cr_profile_generated(p->methods[m].cls)) ||
              (c->o->hide_vm_upcalls && !c->keys[kof[m]].app &&
-              cr_profile_vm_upcall(p->methods[m].cls, p->methods[m].name));
+              cr_profile_vm_upcall(p->methods[m].cls, p->methods[m].name)) ||
+             hidden(c->o, p->methods[m].cls, p->methods[m].name);
   }
   for (size_t i = 1; i <= p->nnodes; i++) {
     const cr_prof_node *n = &p->nodes[i];

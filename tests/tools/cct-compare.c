@@ -21,9 +21,13 @@ static void usage(FILE *f) {
         "frames\n"
         "  --hide-vm-upcalls     frames the JVM calls without an invoke "
         "bytecode\n"
-        "                        (class loading, linkage, implicit "
-        "exceptions) count\n"
-        "                        as library internals\n"
+        "                        (class loading, linkage, library "
+        "<clinit>, implicit\n"
+        "                        exceptions) count as library internals\n"
+        "  --hide CLS.NAME       hide the frames of method CLS.NAME "
+        "(pkg/Cls.name) on\n"
+        "                        both sides, like VM upcalls "
+        "(repeatable)\n"
         "  --library-by-name     with --app-prefix: library frames match "
         "by name+desc\n"
         "  --top N               list N differences (default 10)\n"
@@ -52,6 +56,11 @@ int main(int argc, char **argv) {
   const char *files[2] = {NULL, NULL}, *expect = NULL;
   int contexts = 0;
   const char **pre = calloc((size_t)argc, sizeof *pre);
+  const char **hide = calloc((size_t)argc, sizeof *hide);
+  if (!pre || !hide) {
+    fprintf(stderr, "cct-compare: out of memory\n");
+    return 2;
+  }
   cr_cmp_opts o;
   memset(&o, 0, sizeof o);
   size_t top = 10, nf = 0;
@@ -62,6 +71,8 @@ int main(int argc, char **argv) {
       pre[o.napp++] = argv[++i];
     } else if (strcmp(a, "--collapse-generated") == 0) {
       o.collapse_generated = 1;
+    } else if (strcmp(a, "--hide") == 0 && i + 1 < argc) {
+      hide[o.nhide++] = argv[++i];
     } else if (strcmp(a, "--hide-vm-upcalls") == 0) {
       o.hide_vm_upcalls = 1;
     } else if (strcmp(a, "--library-by-name") == 0) {
@@ -93,6 +104,7 @@ int main(int argc, char **argv) {
   if (nf != (expect || contexts ? 1u : 2u) || (expect && contexts))
     goto usage;
   o.app_prefix = pre;
+  o.hide = hide;
 
   cr_diag d;
   cr_diag_clear(&d);
@@ -109,6 +121,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cct-compare: %s\n", msg);
     cr_profile_free(pa);
     free(pre);
+    free(hide);
     return 2;
   }
   cr_cmp_result r;
@@ -156,9 +169,11 @@ int main(int argc, char **argv) {
   cr_profile_free(pa);
   cr_profile_free(pb);
   free(pre);
+  free(hide);
   return status;
 usage:
   usage(stderr);
   free(pre);
+  free(hide);
   return 2;
 }

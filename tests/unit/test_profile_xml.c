@@ -268,7 +268,7 @@ END_TEST
 
 START_TEST(test_profile_xml__visibility) {
   const char *const app[] = {"app/"};
-  cr_cmp_opts o = {app, 1, 0, 0};
+  cr_cmp_opts o = {.app_prefix = app, .napp = 1};
   /* Oracle: Thread.run > main > ArrayList.sort > TimSort.sort > f
      Instrumented (app mode): main > ArrayList.sort > f */
   const char *pa[] = {"9:1", "9 1:1", "9 1 6:2", "9 1 6 7:2", "9 1 6 7 2:5",
@@ -294,12 +294,12 @@ START_TEST(test_profile_xml__generated) {
   const char *pa[] = {"1:1", "1 8:2", "1 8 10:2", "1 8 10 2:2", NULL};
   const char *pb[] = {"1:1", "1 2:2", NULL};
   cr_profile *a = build(M, NM, pa, "main"), *b = build(M, NM, pb, "main");
-  cr_cmp_opts o = {NULL, 0, 1, 0};
+  cr_cmp_opts o = {.collapse_generated = 1};
   ck_assert_double_lt(overlap(a, b, NULL), 100.0);
   ck_assert_double_eq(overlap(a, b, &o), 100.0);
   /* A hidden class with the app prefix is still not an app class. */
   const char *const app[] = {"app/"};
-  cr_cmp_opts v = {app, 1, 0, 0};
+  cr_cmp_opts v = {.app_prefix = app, .napp = 1};
   cr_cmp_result r;
   ck_assert_int_eq(cr_profile_compare(&r, a, a, &v, 0, &d), 0);
   ck_assert_uint_eq(r.contexts_a, 3); /* main, lambda run, f */
@@ -314,6 +314,52 @@ START_TEST(test_profile_xml__generated) {
   ck_assert(cr_profile_generated("jdk/proxy1/$Proxy0"));
   ck_assert(!cr_profile_generated("java/lang/reflect/Method"));
   ck_assert(!cr_profile_generated("app/Main"));
+  cr_profile_free(a);
+  cr_profile_free(b);
+}
+END_TEST
+
+static const mdef U[] = {
+  {"app/Main", "main", "([Ljava/lang/String;)V"},       /* 1 */
+  {"app/Main", "f", "()V"},                              /* 2 */
+  {"java/lang/ClassLoader", "loadClass",
+   "(Ljava/lang/String;)Ljava/lang/Class;"},             /* 3 */
+  {"java/lang/invoke/MethodHandleNatives", "linkCallSite", "()V"}, /* 4 */
+  {"java/util/ResourceBundle", "<clinit>", "()V"},      /* 5 */
+  {"app/Holder", "<clinit>", "()V"},                     /* 6 */
+  {"java/lang/NullPointerException", "<init>", "()V"}, /* 7 */
+  {"java/lang/Thread", "currentThread", "()Ljava/lang/Thread;"}, /* 8 */
+  {"java/lang/String", "length", "()I"},                 /* 9 */
+  {"app/Main$$Lambda.0x01", "apply", "()V"},             /* 10 */
+};
+#define NU (sizeof U / sizeof U[0])
+
+START_TEST(test_profile_xml__upcalls) {
+  /* An agent's view: the JVM's own calls under main (class loading,
+     linkage, a library <clinit>, an implicit exception), an app <clinit>,
+     an intrinsic, a library call made by a lambda class. The rewriter's:
+     main > f, main > Holder.<clinit>, main > String.length. */
+  const char *pa[] = {"1:1", "1 3:4", "1 3 2:1", "1 4:2", "1 5:1", "1 6:1",
+                      "1 7:1", "1 8:3", "1 9:2", "1 10:1", "1 10 9:1", NULL};
+  const char *pb[] = {"1:1", "1 2:1", "1 6:1", "1 9:2", NULL};
+  cr_profile *a = build(U, NU, pa, "main"), *b = build(U, NU, pb, "main");
+  const char *const app[] = {"app/"};
+  const char *const blind[] = {"java/lang/Thread.currentThread"};
+  cr_cmp_opts o = {.app_prefix = app, .napp = 1, .collapse_generated = 1};
+  ck_assert_double_lt(overlap(a, b, &o), 100.0);
+  o.hide_vm_upcalls = 1;
+  ck_assert_double_lt(overlap(a, b, &o), 100.0);  /* the intrinsic */
+  o.hide = blind;
+  o.nhide = 1;
+  ck_assert_double_eq(overlap(a, b, &o), 100.0);
+  ck_assert(cr_profile_vm_upcall("java/lang/ClassLoader", "loadClass"));
+  ck_assert(!cr_profile_vm_upcall("java/lang/ClassLoader", "getParent"));
+  ck_assert(cr_profile_vm_upcall("java/lang/invoke/MethodHandleNatives",
+                                 "linkMethod"));
+  ck_assert(cr_profile_vm_upcall("java/util/ResourceBundle", "<clinit>"));
+  ck_assert(cr_profile_vm_upcall("java/lang/ArithmeticException", "<init>"));
+  ck_assert(!cr_profile_vm_upcall("java/lang/IllegalStateException",
+                                  "<init>"));
   cr_profile_free(a);
   cr_profile_free(b);
 }
@@ -399,6 +445,7 @@ static Suite *suite(void) {
   tcase_add_test(t, test_profile_xml__threads_merge);
   tcase_add_test(t, test_profile_xml__visibility);
   tcase_add_test(t, test_profile_xml__generated);
+  tcase_add_test(t, test_profile_xml__upcalls);
   tcase_add_test(t, test_profile_xml__expect);
   tcase_add_test(t, test_profile_xml__oom);
   suite_add_tcase(s, t);
