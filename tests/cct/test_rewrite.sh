@@ -172,11 +172,29 @@ else
   echo "  skip rhino: no $JS"
 fi
 
+echo "-- a JDK summary gives the bytes of a whole-program run"
+APP=/usr/share/java/commons-lang3.jar
+if [ -f "$APP" ]; then
+  mkdir -p "$T/sum/whole"
+  expect_exit 0 "summary of the JDK 17 image (every class instrumented)" \
+    "$REWRITE" -q --analyze --jdk "$JDK17" --emit-summary "$T/sum/jdk.sum"
+  expect_exit 0 "whole program: the JDK image and commons-lang3 instrumented together" \
+    "$REWRITE" -q --jdk "$JDK17" "$APP" -o "$T/sum/whole/"
+  expect_exit 0 "commons-lang3 alone against the summary" \
+    "$REWRITE" -q --summary "$T/sum/jdk.sum" "$APP" -o "$T/sum/app.jar"
+  check "the two instrumented commons-lang3 jars are byte-identical" \
+    cmp "$T/sum/whole/commons-lang3.jar" "$T/sum/app.jar"
+  rm -rf "$T/sum"
+else
+  echo "  skip: no $APP"
+fi
+
 echo "-- real jars load and link (verify) after instrumentation"
 JAVA17="$JDK17/bin/java"
 mkdir -p "$T/lc"
 "$JDK17/bin/javac" -d "$T/lc" "$ROOT/tests/verify/LinkCheck.java" 2>/dev/null
-for name in commons-lang3 commons-cli commons-io js guava; do
+for name in commons-lang3 commons-cli commons-io js guava xalan2 serializer \
+            xercesImpl antlr h2; do
   jar="/usr/share/java/$name.jar"
   [ -f "$jar" ] || { echo "  skip $name: not installed"; continue; }
   mkdir -p "$T/orig" "$T/inst"
