@@ -113,6 +113,9 @@ void cr_buf_set_u4(cr_buf *b, size_t at, uint32_t v);
 /* Hand the bytes to the caller (malloc'd, may be NULL if empty). */
 uint8_t *cr_buf_detach(cr_buf *b, size_t *len);
 
+/* SHA-1 (FIPS 180-4) of 'n' bytes at 'data' into 'out'. */
+void cr_sha1(const void *data, size_t n, uint8_t out[20]);
+
 /* Big-endian reads from a buffer known to hold the bytes. */
 static inline uint32_t cr_be16(const uint8_t *p) {
   return (uint32_t)p[0] << 8 | p[1];

@@ -74,6 +74,14 @@ typedef struct cr_xf_opts {
 */
 int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d);
 
+/*
+** The default serialVersionUID of class 'c' (Java Object Serialization
+** Specification 4.6), as java.io.ObjectStreamClass computes it for the
+** class loaded from these bytes by HotSpot (which drops a '<clinit>' that
+** is only 'return'). 0, or CR_ENOMEM with 'd' set.
+*/
+int cr_xf_default_suid(const cr_class *c, int64_t *out, cr_diag *d);
+
 /* The descriptor of the twin of 'desc': "Lcccp/rt/CC;" appended to the
 ** parameters, in arena 'a' (NULL on OOM or a bad descriptor). */
 char *cr_xf_twin_desc(cr_arena *a, const char *desc);

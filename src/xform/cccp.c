@@ -28,7 +28,7 @@ enum {                          /* access flags (JVMS 4.1, 4.6) */
   ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SYNCHRONIZED = 0x0020,
   ACC_BRIDGE = 0x0040, ACC_VARARGS = 0x0080, ACC_NATIVE = 0x0100,
   ACC_INTERFACE = 0x0200, ACC_ABSTRACT = 0x0400, ACC_SYNTHETIC = 0x1000,
-  ACC_MODULE = 0x8000
+  ACC_ENUM = 0x4000, ACC_MODULE = 0x8000
 };
 
 /* One method id used by the class: its key and where it is loaded from. */
@@ -1140,6 +1140,51 @@ static int add_marker(xf *x) {
   return x->err;
 }
 
+/*
+** The default serialVersionUID depends on the non-private methods and on
+** '<clinit>', which instrumentation adds: a serializable class (by the
+** hierarchy) that does not declare one gets its original default as
+** "private static final long serialVersionUID", so that its instances
+** keep (de)serializing with uninstrumented JVMs. Enums and records are
+** left alone (their ids are not checked); so are interfaces.
+*/
+static int pin_suid(xf *x) {
+  cr_class *c = x->c;
+  if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
+  const cr_hclass *hc = cr_hier_class(x->o->h, x->name);
+  if (!hc) return 0;
+  const char *sup = cr_hclass_super(hc);
+  if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
+  int ser = 0;
+  for (uint32_t k = 0; k < cr_hclass_all_iface_count(hc) && !ser; k++)
+    ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, k)),
+                 "java/io/Serializable") == 0;
+  if (!ser) return 0;
+  for (uint32_t k = 0; k < c->nfields; k++) {
+    const char *fn = cr_member_name(c, &c->fields[k]);
+    if (!fn) return oom(x);
+    if (strcmp(fn, "serialVersionUID") == 0) return 0;
+  }
+  int64_t suid;
+  if (cr_xf_default_suid(c, &suid, x->d)) return x->err = x->d->code;
+  cr_cpool *cp = c->cp;
+  cr_attr *cv = cr_arena_calloc(x->a, 1, sizeof *cv);
+  if (!cv || grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                  sizeof *x->newf))
+    return oom(x);
+  cv->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "ConstantValue", x->d));
+  cv->kind = CR_ATTR_CONSTANTVALUE;
+  cv->u.index = (uint16_t)cpi(x, cr_cp_add_long(cp, suid, x->d));
+  cr_member *f = &x->newf[x->nnewf++];
+  memset(f, 0, sizeof *f);
+  f->flags = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
+  f->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "serialVersionUID", x->d));
+  f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "J", x->d));
+  f->attrs.n = 1;
+  f->attrs.v = cv;
+  return x->err;
+}
+
 /* 1 if the class was instrumented already (a descriptor names CC). */
 static int instrumented_already(cr_class *c) {
   for (uint32_t k = 0; k < c->nmethods; k++) {
@@ -1197,6 +1242,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   x.code_name = cpi(&x, cr_cp_add_utf8(cp, "Code", d));
   const cr_attr *bm = cr_attrs_find(&c->attrs, CR_ATTR_BOOTSTRAPMETHODS);
   x.bsm_base = bm ? bm->u.bsms->n : 0;
+  if (pin_suid(&x)) return x.err;
   uint32_t n = c->nmethods;
   for (uint32_t k = 0; k < n && !x.err; k++) do_method(&x, k);
   if (!x.err) add_marker(&x);

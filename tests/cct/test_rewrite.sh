@@ -192,7 +192,10 @@ fi
 echo "-- real jars load and link (verify) after instrumentation"
 JAVA17="$JDK17/bin/java"
 mkdir -p "$T/lc"
-"$JDK17/bin/javac" -d "$T/lc" "$ROOT/tests/verify/LinkCheck.java" 2>/dev/null
+"$JDK17/bin/javac" -d "$T/lc" "$ROOT/tests/verify/LinkCheck.java" \
+  "$ROOT/tests/tools/SuidList.java" 2>/dev/null
+# the dependencies some of the jars name in their manifests
+DEPS=(/usr/share/java/xercesImpl.jar /usr/share/java/serializer.jar)
 for name in commons-lang3 commons-cli commons-io js guava xalan2 serializer \
             xercesImpl antlr h2; do
   jar="/usr/share/java/$name.jar"
@@ -210,6 +213,17 @@ for name in commons-lang3 commons-cli commons-io js guava xalan2 serializer \
   else
     fail "$name: $(grep '^compare:' "$T/$name.cmp" | sed 's/^compare: //')"
     grep -v '^compare:' "$T/$name.cmp" | head -8 | cut -c1-300 | sed 's/^/       /'
+  fi
+  # serialization ids: the instrumented classes keep their default ones
+  "$JAVA17" -cp "$T/lc" SuidList "$T/orig/$name.jar" "${DEPS[@]}" \
+    >"$T/$name.suid0" 2>"$T/$name.nser"
+  "$JAVA17" -Xbootclasspath/a:"$CCCP_RT" -cp "$T/lc" SuidList \
+    "$T/inst/$name.jar" "${DEPS[@]}" >"$T/$name.suid1" 2>/dev/null
+  if cmp -s "$T/$name.suid0" "$T/$name.suid1"; then
+    pass "$name: same serialVersionUIDs ($(sed 's/^serializable //' "$T/$name.nser"))"
+  else
+    fail "$name: serialVersionUIDs differ"
+    diff "$T/$name.suid0" "$T/$name.suid1" | head -4 | sed 's/^/       /'
   fi
 done
 

@@ -1,7 +1,8 @@
 /*
-** test_util.c -- arena, byte buffer, diagnostics and fault injection.
+** test_util.c -- arena, byte buffer, diagnostics, fault injection, SHA-1.
 */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,46 @@ START_TEST(test_util_file__read) {
 }
 END_TEST
 
+/* FIPS 180-2 appendix A test vectors, and lengths around the padding
+** boundaries (55, 56, 64 bytes) against values from sha1sum. */
+static void hex(const uint8_t h[20], char out[41]) {
+  for (int i = 0; i < 20; i++) sprintf(out + 2 * i, "%02x", h[i]);
+}
+
+START_TEST(test_util_sha1__vectors) {
+  static const struct { const char *in; const char *want; } v[] = {
+    {"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+    {"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
+    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+     "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+  };
+  uint8_t h[20];
+  char got[41];
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    cr_sha1(v[i].in, strlen(v[i].in), h);
+    hex(h, got);
+    ck_assert_str_eq(got, v[i].want);
+  }
+  char *m = malloc(1000000);
+  ck_assert_ptr_nonnull(m);
+  memset(m, 'a', 1000000);
+  cr_sha1(m, 1000000, h);
+  hex(h, got);
+  ck_assert_str_eq(got, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+  static const struct { size_t n; const char *want; } b[] = {
+    {55, "c1c8bbdc22796e28c0e15163d20899b65621d65a"},
+    {56, "c2db330f6083854c99d4b5bfb6e8f29f201be699"},
+    {64, "0098ba824b5c16427bd7a1122a5a442a25ec644d"},
+  };
+  for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+    cr_sha1(m, b[i].n, h);
+    hex(h, got);
+    ck_assert_str_eq(got, b[i].want);
+  }
+  free(m);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("util");
@@ -126,6 +167,7 @@ int main(void) {
   tcase_add_test(tc, test_util_diag__first_error_wins);
   tcase_add_test(tc, test_util_alloc__fault_injection_sweep);
   tcase_add_test(tc, test_util_file__read);
+  tcase_add_test(tc, test_util_sha1__vectors);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
