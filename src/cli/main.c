@@ -36,6 +36,7 @@ static const char usage_text[] =
     "  java @app.inst.jar.args -cp app.inst.jar Main\n"
     "\n"
     "Modes:\n"
+    "      --cccp             the CCCP instrumentation (the default)\n"
     "      --identity         parse every class and write it back unchanged\n"
     "                         (each class is checked to round-trip\n"
     "                         byte-identically)\n"
@@ -297,9 +298,10 @@ int main(int argc, char **argv) {
   enum {
     OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
     OPT_MAXENTRY, OPT_CLASSPATH, OPT_POLICY, OPT_PRINT_POLICY, OPT_REPORT,
-    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS
+    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP
   };
   static const struct option longopts[] = {
+      {"cccp", no_argument, NULL, OPT_CCCP},
       {"identity", no_argument, NULL, OPT_IDENTITY},
       {"copy", no_argument, NULL, OPT_COPY},
       {"analyze", no_argument, NULL, OPT_ANALYZE},
@@ -335,15 +337,17 @@ int main(int argc, char **argv) {
   int c;
   while ((c = getopt_long(argc, argv, "o:j:l:qvhV", longopts, NULL)) != -1) {
     switch (c) {
+    case OPT_CCCP:
     case OPT_IDENTITY:
     case OPT_COPY:
     case OPT_ANALYZE:
     case OPT_REENCODE:
     case OPT_STRESS: {
-      cli_mode m = c == OPT_IDENTITY ? MODE_IDENTITY
-                   : c == OPT_COPY   ? MODE_COPY
-                   : c == OPT_ANALYZE ? MODE_ANALYZE
-                                     : MODE_REENCODE;
+      cli_mode m = c == OPT_CCCP       ? MODE_CCCP
+                   : c == OPT_IDENTITY ? MODE_IDENTITY
+                   : c == OPT_COPY     ? MODE_COPY
+                   : c == OPT_ANALYZE  ? MODE_ANALYZE
+                                       : MODE_REENCODE;
       if (c == OPT_STRESS) o.stress = 1;
       if (o.mode != MODE_NONE && o.mode != m)
         usage_error("%s", "only one mode may be given");

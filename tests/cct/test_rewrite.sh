@@ -206,8 +206,9 @@ for name in commons-lang3 commons-cli commons-io js guava xalan2 serializer \
     fail "$name: instrumentation"; head -5 "$T/$name.err" | sed 's/^/       /'; continue
   fi
   "$JAVA17" -cp "$T/lc" LinkCheck jars "$T/$name.base" "$T/orig/$name.jar" >/dev/null 2>&1
-  "$JAVA17" -Xbootclasspath/a:"$CCCP_RT" -cp "$T/lc" LinkCheck jars "$T/$name.new" \
-    "$T/inst/$name.jar" >/dev/null 2>&1
+  # (in $T: classes the link check initialises may write a profile)
+  (cd "$T" && "$JAVA17" -Xbootclasspath/a:"$CCCP_RT" -cp "$T/lc" LinkCheck jars \
+    "$T/$name.new" "$T/inst/$name.jar" >/dev/null 2>&1)
   if "$JAVA17" -cp "$T/lc" LinkCheck compare "$T/$name.base" "$T/$name.new" >"$T/$name.cmp" 2>&1; then
     pass "$name: $(grep '^compare:' "$T/$name.cmp" | sed 's/^compare: //')"
   else
@@ -217,8 +218,8 @@ for name in commons-lang3 commons-cli commons-io js guava xalan2 serializer \
   # serialization ids: the instrumented classes keep their default ones
   "$JAVA17" -cp "$T/lc" SuidList "$T/orig/$name.jar" "${DEPS[@]}" \
     >"$T/$name.suid0" 2>"$T/$name.nser"
-  "$JAVA17" -Xbootclasspath/a:"$CCCP_RT" -cp "$T/lc" SuidList \
-    "$T/inst/$name.jar" "${DEPS[@]}" >"$T/$name.suid1" 2>/dev/null
+  (cd "$T" && "$JAVA17" -Xbootclasspath/a:"$CCCP_RT" -cp "$T/lc" SuidList \
+    "$T/inst/$name.jar" "${DEPS[@]}" >"$T/$name.suid1" 2>/dev/null)
   if cmp -s "$T/$name.suid0" "$T/$name.suid1"; then
     pass "$name: same serialVersionUIDs ($(sed 's/^serializable //' "$T/$name.nser"))"
   else
