@@ -6,7 +6,8 @@ total_p=0; total_f=0
 # A suite may be given as FILE:MODE; MODE goes to the verification suite.
 suites=(tests/cli/*.sh tests/roundtrip/*.sh
         tests/verify/test_verify.sh:--reencode
-        tests/verify/test_verify.sh:--stress-probes)
+        tests/verify/test_verify.sh:--stress-probes
+        tests/verify/test_verify.sh:--cccp)
 for s in tests/cct/*.sh tests/hostile/*.sh; do [ -f "$s" ] && suites+=("$s"); done
 for entry in "${suites[@]}"; do
   s=${entry%%:*}; mode=""

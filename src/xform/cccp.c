@@ -1222,6 +1222,9 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   if (x.iface && c->major < 52) {
     c->major = 52;
     c->minor = 0;
+    /* HotSpot sets ACC_ABSTRACT on interfaces before version 50 and
+    ** insists on it from then on (JVMS 4.1) */
+    c->flags |= ACC_ABSTRACT;
     x.bumped = 1;
   }
   x.inner = o->env.ti;

@@ -390,7 +390,12 @@ public final class LinkCheck {
                     continue;
                 }
                 String[] f = l.split("\t", 3);
-                m.put(f[0], new String[] { f[1], f.length > 2 ? f[2] : "" });
+                // A CCCP twin (extra Lcccp/rt/CC; parameter) stands for its
+                // original method: a failure of either counts for both.
+                String key = f[0].replace("Lcccp/rt/CC;", "");
+                String[] v = { f[1], f.length > 2 ? f[2] : "" };
+                String[] old = m.get(key);
+                if (old == null || !old[0].equals("FAIL")) m.put(key, v);
             }
         }
         return m;

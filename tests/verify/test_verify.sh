@@ -12,8 +12,9 @@
 #
 # Environment:
 #   CCCP_VERIFY_MODE       rewrite mode to judge (default --identity; e.g.
-#                          --reencode, --stress-probes). A mode cccp-rewrite
-#                          rejects is skipped with a message.
+#                          --reencode, --stress-probes, --cccp: jars only,
+#                          with the runtime jar on the boot class path). A
+#                          mode cccp-rewrite rejects is skipped with a message.
 #   CCCP_VERIFY_ASM_EVERY  ASM checks one class in N (default 20; 1 = all)
 #   CCCP_VERIFY_JARS       directory of application jars (default /usr/share/java)
 #   CCCP_VERIFY_CP         extra jars (colon-separated) the rewritten
@@ -31,6 +32,10 @@ REWRITE=${CCCP_REWRITE:-$REWRITE}
 EVERY=${CCCP_VERIFY_ASM_EVERY:-20}
 JARDIR=${CCCP_VERIFY_JARS:-/usr/share/java}
 EXTRA_OPTS=${CCCP_VERIFY_JVM_OPTS:-}
+if [ "$MODE" = --cccp ] && [ -z "${CCCP_VERIFY_JVM_OPTS:-}" ]; then
+  # instrumented classes need the runtime on the boot class path
+  EXTRA_OPTS="-Xbootclasspath/a:${CCCP_RT:-$ROOT/${BUILD:-build}/cccp-rt.jar}"
+fi
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 if [ -z "${JDK25:-}" ]; then
   for d in /usr/lib/jvm/*25*; do [ -x "$d/bin/java" ] && JDK25=$d && break; done
@@ -312,9 +317,15 @@ verify_jdk() {
   echo "  JDK $v $MODE: $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base "jdk$v-cmp.log"), new failures $(count_new "jdk$v-cmp.log"); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s"
 }
 
-verify_jdk 17 "$JDK17"
-if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then verify_jdk 25 "$JDK25"
-else echo "  SKIP JDK 25: no JDK 25 (looked for /usr/lib/jvm/*25*, or set JDK25=...)"; fi
+if [ "$MODE" = --cccp ]; then
+  # An instrumented java.base needs the JDK-mode runtime (a slot in
+  # java.lang.Thread, no ThreadLocal): with the app-mode one it cannot start.
+  echo "  SKIP JDKs in mode --cccp: instrumenting the JDK itself (JDK mode) is not supported yet"
+else
+  verify_jdk 17 "$JDK17"
+  if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then verify_jdk 25 "$JDK25"
+  else echo "  SKIP JDK 25: no JDK 25 (looked for /usr/lib/jvm/*25*, or set JDK25=...)"; fi
+fi
 
 # ---------------------------------------------------------- application jars
 verify_jars() {
