@@ -6,6 +6,9 @@
 **
 ** The runtime contract (class 'cccp/rt/CC', shipped as cccp-rt.jar):
 **   static CC  enter(CC parent, int mid)   child node (null parent: null)
+**   static CC  enterv(Object recv, CC parent, int mid)
+**                                          child node of the method that
+**                                          'recv' selects (library calls)
 **   static CC  get()                       the thread's current node
 **   static CC  set(CC node)                store, return the previous one
 **   static int register(String cls, String name, String desc, int size,
@@ -13,10 +16,11 @@
 **   static int mid(Lookup, String, Class, cls, name, desc, size, flags)
 **                                          condy bootstrap of 'register'
 ** Method ids are loaded by 'ldc' of a CONSTANT_Dynamic (class version
-** >= 55), else from a private static synthetic int field per id, filled
-** lazily on first use (no '<clinit>' change, so class initialisation
-** order stays as it was); interfaces below 55 cannot have such fields
-** and call 'register' on each use.
+** >= 63), else from a static final synthetic int field per id, set by
+** 'register' calls at the start of '<clinit>' (added when the class has
+** none). A serializable class gets its original default serialVersionUID
+** pinned (cr_xf_default_suid); instructions that may initialise another
+** instrumented class publish the node the first time they run.
 **
 ** Kinds of types: 'cr_xf_opts' is transparent. Everything the transform
 ** allocates lives in the class arena.
