@@ -499,6 +499,25 @@ static int site_kind(const cr_insn *i, int *kind) {
 /* What a call site does (DESIGN.md 1 table). */
 enum { SITE_ESI, SITE_TL, SITE_NODE };
 
+/* "aload prev; CC.set; pop" before 'at': the slot gets its old value. */
+static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev) {
+  emit(x, b, at, CR_OP_ALOAD, prev);
+  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, at, CR_OP_POP, 0);
+}
+
+/* A handler before 'at' for [start, end) that restores the slot and
+** rethrows, in the exception table. */
+static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
+                         cr_insn *start, cr_insn *end) {
+  cr_insn *h = emit_label(x, b, at);
+  emit_restore(x, b, at, prev);
+  emit(x, b, at, CR_OP_ATHROW, 0);
+  if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
+    x->err = x->d->code;
+  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
+}
+
 /*
 ** Wrap call 'i' in the thread-local protocol:
 **   [aload cc | aload cc; MID; CC.enter]; CC.set; astore prev
@@ -535,9 +554,7 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   cr_insn *start = emit_label(x, b, i);
   cr_insn *after = i->next;
   cr_insn *end = emit_label(x, b, after);
-  emit(x, b, after, CR_OP_ALOAD, prev);
-  emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, after, CR_OP_POP, 0);
+  emit_restore(x, b, after, prev);
   if (nohandler) return;
   cr_insn *skip = cr_label_new(b);
   if (!skip) {
@@ -546,15 +563,8 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   }
   cr_insn *g = emit(x, b, after, CR_OP_GOTO, 0);
   if (g) g->target = skip;
-  cr_insn *h = emit_label(x, b, after);
-  emit(x, b, after, CR_OP_ALOAD, prev);
-  emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, after, CR_OP_POP, 0);
-  emit(x, b, after, CR_OP_ATHROW, 0);
+  emit_rethrow(x, b, after, prev, start, end);
   cr_body_insert_before(b, after, skip);
-  if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
-    x->err = x->d->code;
-  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
 }
 
 /* 1 for a signature-polymorphic call (JVMS 2.9.3): the owner is
@@ -704,23 +714,14 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     emit(x, b, i, CR_OP_POP, 0);
   }
   cr_insn *end = emit_label(x, b, i);
-  emit(x, b, i, CR_OP_ALOAD, prev);
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, CR_OP_POP, 0);
+  emit_restore(x, b, i, prev);
   emit(x, b, i, CR_OP_ICONST_1, 0);
   emit(x, b, i, CR_OP_PUTSTATIC, g);
   cr_insn *go = emit(x, b, i, CR_OP_GOTO, 0);
   if (go) go->target = copy ? join : plain;
-  cr_insn *h = emit_label(x, b, i);
-  emit(x, b, i, CR_OP_ALOAD, prev);
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, CR_OP_POP, 0);
-  emit(x, b, i, CR_OP_ATHROW, 0);
+  emit_rethrow(x, b, i, prev, start, end);
   cr_body_insert_before(b, i, plain);
   if (copy) cr_body_insert_after(b, i, join);
-  if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
-    x->err = x->d->code;
-  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
 }
 
 /* Rewrite one call site of an instrumented body. */
