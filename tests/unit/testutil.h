@@ -23,7 +23,7 @@ int tu_list_classes(tu_files *out, const char *dir);
 void tu_files_free(tu_files *f);
 /* Fixture 'name' ("fx/Lambdas") read into malloc'd memory; NULL if absent. */
 uint8_t *tu_fixture(const char *name, size_t *len);
-/* Read a whole file (malloc'd) or NULL. */
+/* The whole file (malloc'd, a NUL after the last byte), or NULL. */
 uint8_t *tu_slurp(const char *path, size_t *len);
 /*
 ** Extract the classes of a jmod into a fresh temporary directory, once per

@@ -76,11 +76,12 @@ uint8_t *tu_slurp(const char *path, size_t *len) {
   fseek(fp, 0, SEEK_END);
   long n = ftell(fp);
   fseek(fp, 0, SEEK_SET);
-  uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+  uint8_t *p = n < 0 ? NULL : malloc((size_t)n + 1);
   if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
     free(p);
     p = NULL;
   }
+  if (p) p[n] = 0;  /* text files can be used as C strings */
   fclose(fp);
   *len = (size_t)n;
   return p;
