@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
 ** Error codes. Functions return 0 on success or one of these (negative).
@@ -112,6 +113,15 @@ void cr_buf_set_u2(cr_buf *b, size_t at, uint32_t v);
 void cr_buf_set_u4(cr_buf *b, size_t at, uint32_t v);
 /* Hand the bytes to the caller (malloc'd, may be NULL if empty). */
 uint8_t *cr_buf_detach(cr_buf *b, size_t *len);
+
+/*
+** Write 's' (UTF-8 or modified UTF-8, NUL-terminated) as the text of an
+** XML attribute value: markup characters and tab, newline, carriage
+** return as references, supplementary characters from their surrogate
+** pairs, and '?' for whatever is not an XML 1.0 character (NUL, other
+** control characters, lone surrogates, malformed bytes).
+*/
+void cr_xml_attr(FILE *f, const char *s);
 
 /* SHA-1 (FIPS 180-4) of 'n' bytes at 'data' into 'out'. */
 void cr_sha1(const void *data, size_t n, uint8_t out[20]);

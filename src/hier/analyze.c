@@ -369,19 +369,7 @@ void cr_hier_summary(const cr_hier *h, char *buf, size_t n) {
 
 /* ------------------------------------------------------------ report */
 
-static void esc(FILE *f, const char *s) {
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    switch (*p) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default:
-      if (*p < 0x20) fprintf(f, "&#%u;", *p);
-      else fputc(*p, f);
-    }
-  }
-}
+static void esc(FILE *f, const char *s) { cr_xml_attr(f, s); }
 
 int cr_hier_write_report(const cr_hier *h, FILE *f, cr_diag *d) {
   char why[2048];

@@ -410,17 +410,7 @@ int cr_policy_match(const cr_policy *p, cr_pol_kind kind,
 /* Attribute value with XML escapes. */
 static void attr(FILE *f, const char *name, const char *v) {
   fprintf(f, " %s=\"", name);
-  for (const unsigned char *s = (const unsigned char *)v; *s; s++) {
-    switch (*s) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default:
-      if (*s < 0x20) fprintf(f, "&#%u;", *s);
-      else fputc(*s, f);
-    }
-  }
+  cr_xml_attr(f, v);
   fputc('"', f);
 }
 

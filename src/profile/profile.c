@@ -509,22 +509,8 @@ int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
 
 /* ------------------------------------------------------------- writer */
 
-/* An attribute value, XML-escaped; other bytes pass through (UTF-8). */
-static void text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\t': fputs("&#9;", f); break;
-    case '\n': fputs("&#10;", f); break;
-    case '\r': fputs("&#13;", f); break;
-    default: fputc(c < 0x20 ? '?' : c, f);
-    }
-  }
-}
+/* An attribute value (see cr_xml_attr). */
+static void text(FILE *f, const char *s) { cr_xml_attr(f, s); }
 
 static void indent(FILE *f, size_t depth) {
   for (size_t i = depth < 40 ? depth : 40; i > 0; i--) fputs("  ", f);

@@ -14,7 +14,7 @@ cccp-rewrite(1) for bad input:
   * nothing is ever written outside the output folder.
 
 Usage: campaign.py [options] SECTION...   (sections: classes jars jmods
-jimages realimage bombs names). Prints one summary per section and every
+jimages realimage bombs names modes). Prints one summary per section and every
 failure; exits 1 when any check failed. Failing inputs are kept under
 WORK/failures/.
 """
@@ -750,10 +750,99 @@ def section_names():
     summary('names', counts, {}, t0)
 
 
+def section_modes():
+    """Mutated classes between two good ones in a jar, through the modes
+    that go past parsing: --reencode (IR, frames, re-encoding), --cccp
+    (hierarchy, analysis, instrumentation; the default mode) and --analyze
+    (with --report). java.base is the class path, as it would be for an
+    application. Exit 0 must leave a readable jar with the input's entries
+    (and, for --cccp, the args file and the runtime jar) or a well-formed
+    report; exit 1 must name the jar and the bad entry and leave nothing.
+    A class whose bytecode cannot be re-typed may be rejected without a
+    byte offset (the method is named instead)."""
+    import xml.etree.ElementTree as ET
+    t0 = time.time()
+    rng = random.Random(A.seed + 7)
+    srcs = class_sources(rng)
+    base = os.path.join(A.jdk, 'jmods', 'java.base.jmod')
+    n = int(450 * A.scale)
+    muts = hostile.CLASS_MUTATORS + hostile.CODE_MUTATORS
+    # half the mutants keep the class well-formed and change its code
+    cw = sum(w for _, _, w in hostile.CLASS_MUTATORS)
+    kw = sum(w for _, _, w in hostile.CODE_MUTATORS)
+    weights = [w for _, _, w in hostile.CLASS_MUTATORS] + \
+        [w * cw / kw for _, _, w in hostile.CODE_MUTATORS]
+    modes = ['--reencode', '--cccp', '--analyze']
+    jobs = []
+    for i in range(n):
+        name, b, info = rng.choice(srcs)
+        mname, fn, _ = rng.choices(muts, weights)[0]
+        jobs.append((i, modes[i % 3], mname, fn(b, info, rng),
+                     srcs[i % len(srcs)][1]))
+    counts, bykind, notes = new_stats()
+    boxes = threading.local()
+
+    def one(job):
+        i, mode, kind, data, good = job
+        if not hasattr(boxes, 'b'):
+            boxes.b = Box('modes-%d' % threading.get_ident())
+        box = boxes.b
+        box.reset()
+        jar = os.path.join(box.inp, 'J%d.jar' % i)
+        pairs = [('a/Good.class', good), ('p/Bad.class', data),
+                 ('z/Good.class', good)]
+        with open(jar, 'wb') as f:
+            f.write(hostile.build_zip(hostile.zip_entries_from(pairs))[0])
+        if mode == '--analyze':
+            rep = os.path.join(box.out, 'r.xml')
+            argv = [A.rewrite, '-q', '-j', '1', '--classpath', base,
+                    '--analyze', jar, '--report', rep]
+            want = ['r.xml']
+
+            def verify(outs):
+                try:
+                    ET.parse(rep)
+                except ET.ParseError as e:
+                    return 'report is not well-formed: %s' % e
+                return None
+        else:
+            out = os.path.join(box.out, 'o.jar')
+            argv = [A.rewrite, '-q', '-j', '1', '--classpath', base, mode,
+                    jar, '-o', out]
+            want = ['o.jar'] + (['cccp-rt.jar', 'o.jar.args']
+                                if mode == '--cccp' else [])
+
+            def verify(outs):
+                why = pyzip_ok(out)
+                if why:
+                    return why
+                with zipfile.ZipFile(out) as z:
+                    names = sorted(z.namelist())
+                want_names = sorted(nm for nm, _ in pairs)
+                return None if names == want_names else \
+                    'entries %s, want %s' % (names, want_names)
+        st, err = run(argv, cwd=box.cwd)
+        el = error_lines(err)
+        typed = st == 1 and len(el) == 1 and re.search(
+            r'method|frames|type|code|bytecode|instruction', el[0]) is not None
+        res = judge('modes', mode[2:] + ':' + kind, box, [jar], st, err,
+                    want, verify, want_offset=not typed,
+                    want_entry='p/Bad.class', stats=notes)
+        with LOCK:
+            counts['%s %s' % (mode[2:], res)] += 1
+            bykind[kind][res] += 1
+        os.remove(jar)
+
+    pmap(one, jobs)
+    summary('modes', counts, bykind, t0)
+    for k, v in sorted(notes.items()):
+        print('    note: %s (%d)' % (k, v))
+
+
 SECTIONS = {'classes': section_classes, 'jars': section_jars,
             'jmods': section_jmods, 'jimages': section_jimages,
             'realimage': section_realimage, 'bombs': section_bombs,
-            'names': section_names}
+            'names': section_names, 'modes': section_modes}
 
 
 def main():

@@ -28,6 +28,8 @@ class ClassInfo:
         self.lens = []          # (offset, size, what) length/count fields
         self.attrs = []         # (start, name, body_start, body_end)
         self.bounds = [0, 4, 8, 10]   # record starts: good truncation points
+        self.code = []          # (Code body offset, code_length, offset of
+                                #  exception_table_length)
 
 
 def u2(b, o):
@@ -124,6 +126,7 @@ class Walk:
             cl = u4(b, o + 4)
             p = o + 8 + cl
             i.bounds.append(p)
+            i.code.append((o, cl, p))
             p = self.table(p, 'exception_table_length', 8,
                            lambda r: self.ref(r + 6, CLASS))
             self.attrs(p)
@@ -369,6 +372,51 @@ def mut_splice(b, info, rng, other):
     n = rng.randint(1, 64)
     return b[:p] + other[q:q + n] + b[p + n:]
 
+
+# Mutants that keep the class well-formed but its code odd: they get past
+# the parser to the instruction decoder, frames and transforms.
+
+def _code(info, rng):
+    return rng.choice(info.code) if info.code else None
+
+
+def mut_code_byte(b, info, rng):
+    """Bytes of one method's bytecode replaced (opcodes, operands)."""
+    c = _code(info, rng)
+    if not c or c[1] == 0:
+        return mut_byte(b, info, rng)
+    b = bytearray(b)
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        p = c[0] + 8 + rng.randrange(c[1])
+        b[p] = rng.choice(INTERESTING + [rng.randrange(256)] * 3)
+    return bytes(b)
+
+
+def mut_code_limits(b, info, rng):
+    """max_stack or max_locals of one method made too small or huge."""
+    c = _code(info, rng)
+    if not c:
+        return mut_byte(b, info, rng)
+    v = rng.choice((0, 1, 2, 0xffff, u2(b, c[0]) - 1))
+    return put_u2(b, c[0] + rng.choice((0, 2)), max(0, v))
+
+
+def mut_code_handlers(b, info, rng):
+    """An exception-table entry (start, end, handler pc, type) that lies."""
+    c = [x for x in info.code if u2(b, x[2]) > 0]
+    if not c:
+        return mut_code_byte(b, info, rng)
+    o, cl, p = rng.choice(c)
+    r = p + 2 + 8 * rng.randrange(u2(b, p))
+    f = rng.randrange(4)
+    v = rng.choice((0, 1, cl - 1, cl, cl + 1, 0xffff, rng.randrange(cl + 2)))
+    return put_u2(b, r + 2 * f, max(0, v))
+
+
+CODE_MUTATORS = [
+    ('code-byte', mut_code_byte, 10), ('code-limits', mut_code_limits, 3),
+    ('code-handlers', mut_code_handlers, 3),
+]
 
 CLASS_MUTATORS = [
     ('truncate', mut_trunc, 12), ('bitflip', mut_bitflip, 14),

@@ -15,6 +15,8 @@ SEED=${HOSTILE_SEED:-20260}
 HERE="$ROOT/tests/hostile"
 CMP="$TOOLS/cmp-entries"
 EX="$ROOT/$BUILD/examples/wordfreq.jar"
+# the instrumentation (mode --cccp) copies the runtime jar next to outputs
+export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:exitcode=87}
 T=$(mktemp -d /tmp/cccp-hostile.XXXXXX)
@@ -45,7 +47,7 @@ one_error() {
 }
 
 echo "-- mutant campaign (seed $SEED, scale $SCALE)"
-for section in classes jars jmods jimages realimage bombs names; do
+for section in classes jars jmods jimages realimage bombs names modes; do
   log="$T/campaign-$section.log"
   python3 "$HERE/campaign.py" --rewrite "$REWRITE" --cmp "$CMP" \
     --work "$T/work" --jdk "$JDK17" --example "$EX" --seed "$SEED" \

@@ -1,5 +1,6 @@
 /*
-** test_util.c -- arena, byte buffer, diagnostics, fault injection, SHA-1.
+** test_util.c -- arena, byte buffer, diagnostics, fault injection, SHA-1,
+** XML attribute text.
 */
 #include <check.h>
 #include <stdio.h>
@@ -158,6 +159,31 @@ START_TEST(test_util_sha1__vectors) {
 }
 END_TEST
 
+/* What cr_xml_attr writes for 's'. */
+static char *xml_of(const char *s) {
+  static char buf[256];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  ck_assert_ptr_nonnull(f);
+  cr_xml_attr(f, s);
+  fclose(f);
+  return buf;
+}
+
+START_TEST(test_util_xml__attr) {
+  ck_assert_str_eq(xml_of("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c'");
+  ck_assert_str_eq(xml_of("t\tn\nr\r"), "t&#9;n&#10;r&#13;");
+  /* control characters are not XML characters, not even as references */
+  ck_assert_str_eq(xml_of("x\001y\037z"), "x?y?z");
+  /* modified UTF-8: NUL as C0 80; U+1F600 as a surrogate pair */
+  ck_assert_str_eq(xml_of("a\xC0\x80" "b"), "a?b");
+  ck_assert_str_eq(xml_of("\xED\xA0\xBD\xED\xB8\x80"), "\xF0\x9F\x98\x80");
+  ck_assert_str_eq(xml_of("\xED\xA0\xBDx"), "?x");     /* lone surrogate */
+  ck_assert_str_eq(xml_of("\xC3\xA9\xE2\x82\xAC"), "\xC3\xA9\xE2\x82\xAC");
+  ck_assert_str_eq(xml_of("\xFF\x80\xC3"), "???");      /* not UTF-8 */
+  ck_assert_str_eq(xml_of("\xEF\xBF\xBE"), "?");         /* U+FFFE */
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("util");
@@ -168,6 +194,7 @@ int main(void) {
   tcase_add_test(tc, test_util_alloc__fault_injection_sweep);
   tcase_add_test(tc, test_util_file__read);
   tcase_add_test(tc, test_util_sha1__vectors);
+  tcase_add_test(tc, test_util_xml__attr);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
