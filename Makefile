@@ -147,7 +147,7 @@ ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
   SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 asan:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite build-asan/cccp-rt.jar \
-	  unit tools build-asan/examples/wordfreq.jar
+	  unit fuzz-replay tools build-asan/examples/wordfreq.jar
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  BUILD=build-asan bash tests/cli/test_cli.sh
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \

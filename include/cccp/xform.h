@@ -73,8 +73,9 @@ typedef struct cr_xf_opts {
 ** it, so callers that pass the node keep working. Classes already
 ** instrumented (a descriptor mentions cccp/rt/CC) and the runtime's own
 ** classes are left unchanged with a warning. Returns 0, or CR_ENOMEM /
-** CR_ETOOLARGE (constant pool full) with 'd' set: the class must then be
-** written unchanged from its input bytes, not from 'c'.
+** CR_ETOOLARGE (constant pool full) / CR_EFORMAT (the '<clinit>' that must
+** set the method ids does not decode) with 'd' set: the class must then
+** not be written from 'c'.
 */
 int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d);
 

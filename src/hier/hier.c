@@ -230,10 +230,20 @@ static int collect_annots(cr_class *c, const cr_attrs *as, const char ***v,
   return 0;
 }
 
+/* Why the string of pool entry 'i' (a Class or a Utf8) could not be had:
+** an entry of the right kind means its copy ran out of memory. */
+static int why_no_string(cr_cpool *cp, uint32_t i) {
+  int tag = cr_cp_tag(cp, i);
+  if (tag == CR_CP_CLASS) tag = cr_cp_tag(cp, cr_cp_get(cp, i)->a);
+  return tag == CR_CP_UTF8 ? CR_ENOMEM : CR_EFORMAT;
+}
+
 int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
                       uint64_t order, cr_diag *d) {
   if (c->flags & ACC_MODULE) return 0;
   const char *name = cr_cf_this_name(c);
+  if (!name && why_no_string(c->cp, c->this_class) == CR_ENOMEM)
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (!name || !*name)
     return cr_diag_set(d, CR_EFORMAT, -1, "class without a name");
   /* Gather the strings (class arena) before taking the lock. */
@@ -242,6 +252,11 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
   def.name = name;
   def.super_name = c->super_class ? cr_cp_class_name(c->cp, c->super_class)
                                   : NULL;
+  if (c->super_class && !def.super_name)
+    return why_no_string(c->cp, c->super_class) == CR_ENOMEM
+               ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+               : cr_diag_set(d, CR_EFORMAT, -1, "%s: bad superclass entry",
+                             name);
   def.access = c->flags;
   def.instrumented = instrumented;
   def.order = order;
@@ -260,7 +275,10 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
   for (uint32_t i = 0; i < c->interfaces.n; i++) {
     names[i] = cr_cp_class_name(c->cp, c->interfaces.v[i]);
     if (!names[i]) {
-      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: bad interface entry", name);
+      rc = why_no_string(c->cp, c->interfaces.v[i]) == CR_ENOMEM
+               ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+               : cr_diag_set(d, CR_EFORMAT, -1, "%s: bad interface entry",
+                             name);
       goto out;
     }
   }
@@ -276,7 +294,10 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
     def.methods[i].access = m->flags;
     if (!def.methods[i].name || !def.methods[i].desc) {
       cr_free(astart);
-      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: bad method name", name);
+      rc = why_no_string(c->cp, def.methods[i].name ? m->desc : m->name) ==
+                   CR_ENOMEM
+               ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+               : cr_diag_set(d, CR_EFORMAT, -1, "%s: bad method name", name);
       goto out;
     }
     astart[i] = nann;
@@ -301,7 +322,7 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
     for (uint32_t i = 0; i < def.nmethods; i++) {
       IN(def.methods[i].name);
       IN(def.methods[i].desc);
-      def.methods[i].annots = annots + astart[i];
+      def.methods[i].annots = annots ? annots + astart[i] : NULL;
     }
 #undef IN
     rc = oom ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")

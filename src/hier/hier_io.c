@@ -325,7 +325,7 @@ static int walk(cr_hier *h, const uint8_t *p, size_t n, const char **str,
       }
     }
     for (uint32_t k = 0; k < def.nmethods; k++)
-      ms[k].annots = annots + astart[k];
+      ms[k].annots = annots ? annots + astart[k] : NULL;
     cr_free(astart);
     def.methods = ms;
     if (str) {

@@ -22,6 +22,15 @@ int fuzz_jmod(const uint8_t *data, size_t size);
 /* A jimage (lib/modules) file: open, list, read every resource. */
 int fuzz_jimage(const uint8_t *data, size_t size);
 
+/* Class bytes past the parser: every method re-encoded with new frames
+** (plain and under stress probes) and the class instrumented (CCCP)
+** against a hierarchy of just itself; each result must write and parse. */
+int fuzz_code(const uint8_t *data, size_t size);
+/* A policy XML document: load; a loaded policy must print and reload. */
+int fuzz_policy(const uint8_t *data, size_t size);
+/* A hierarchy summary file: load, link, analyse, save, load again. */
+int fuzz_summary(const uint8_t *data, size_t size);
+
 /* Targets by name, for the replay driver. ORDER as in replay.c. */
 typedef struct fuzz_target {
   const char *name;
@@ -51,5 +60,8 @@ void fuzz_check_diag(const cr_diag *d, int rc, size_t size,
 */
 int fuzz_container(const uint8_t *prefix, size_t plen, const uint8_t *data,
                    size_t size);
+
+/* Put 'data' in the scratch file; its path (valid until the next call). */
+const char *fuzz_scratch(const uint8_t *data, size_t size);
 
 #endif

@@ -105,6 +105,14 @@ static int put_all(int fd, const uint8_t *p, size_t n, off_t at) {
   return 0;
 }
 
+const char *fuzz_scratch(const uint8_t *data, size_t size) {
+  if (scratch_open() != 0) fuzz_fail("cannot create a scratch file");
+  if (ftruncate(scratch_fd, 0) != 0 ||
+      put_all(scratch_fd, data, size, 0) != 0)
+    fuzz_fail("cannot write the scratch file: %s", strerror(errno));
+  return scratch_path;
+}
+
 /* The kind 'cr_input_open' must detect for a file starting with 'm'. */
 static cr_input_kind expected_kind(const uint8_t *m, size_t n) {
   uint8_t b[4] = {0, 0, 0, 0};

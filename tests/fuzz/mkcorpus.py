@@ -8,6 +8,8 @@ after 'make fixtures' (it reads the compiled fixtures of BUILD):
 Inputs: the test fixtures, a few small JDK 17 classes (java.base.jmod),
 two JDK 25 classes (read from its image with bin/cccp-rewrite --copy),
 fixtures recompiled with --release 8, a hand-made version 45.3 class.
+Policies are written here; summaries are made by bin/cccp-rewrite from a
+few of those classes and java/lang/Object.
 Containers (jars, jmods, jimages) are built here from those classes, so
 the corpora are small (a few KB per file) and reproducible.
 """
@@ -219,6 +221,54 @@ def jimages(cls):
     return out
 
 
+def code_seeds(cls):
+    """Classes with code, small ones (the code target runs three stages
+    per input)."""
+    return [(n, d) for n, d in cls if len(d) <= 6000 and b'Code' in d]
+
+
+POLICIES = {
+    'empty.xml': "<policy/>\n",
+    'rules.xml': """<?xml version='1.0'?>
+<policy>
+  <nonoverloadable class='org/mozilla/javascript/*' name='*' id='rhino'/>
+  <nonwrappable class='p/A' name='m' desc='(I)V' id='one'/>
+  <overloadable class='java/lang/Object' name='toString' id='back'/>
+  <wrappable annotation='Ljdk/internal/vm/annotation/ForceInline;' id='fi'/>
+  <nonoverloadable native='1' virtual='1' id='natives'/>
+  <nonoverloadable sigpoly='1' id='poly'/>
+</policy>
+""",
+    'doctype.xml': """<?xml version='1.0'?>
+<!DOCTYPE policy [<!ENTITY x "y">]>
+<policy><nonoverloadable class='&x;' id='e'/></policy>
+""",
+    'bad.xml': "<policy><nonoverloadable class='a' id='x'></policy>",
+}
+
+
+def summaries(cls, tmp):
+    """Summaries of small hierarchies: java/lang/Object among the inputs,
+    so that no JDK is added as the library."""
+    z = zipfile.ZipFile(os.path.join(JDK17, 'jmods', 'java.base.jmod'))
+    obj = z.read('classes/java/lang/Object.class')
+    out = {}
+    for k, pick in enumerate((cls[:3], cls[3:10], [c for c in cls
+                                                   if b'Lambda' in c[1]][:4])):
+        jar = os.path.join(tmp, 's%d.jar' % k)
+        with zipfile.ZipFile(jar, 'w') as j:
+            j.writestr('java/lang/Object.class', obj)
+            for i, (n, d) in enumerate(pick):
+                j.writestr('c%d.class' % i, d)
+        sum_path = os.path.join(tmp, 's%d.sum' % k)
+        subprocess.run([os.path.join(ROOT, 'bin', 'cccp-rewrite'), '-q',
+                        '--lenient', '--analyze', jar, '--emit-summary',
+                        sum_path], check=True)
+        with open(sum_path, 'rb') as f:
+            out['small-%d.sum' % k] = f.read()
+    return out
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -233,6 +283,12 @@ def main():
             put('jmod', n, d)
         for n, d in jimages(cls).items():
             put('jimage', n, d)
+        for n, d in code_seeds(cls):
+            put('code', n, d)
+        for n, d in POLICIES.items():
+            put('policy', n, d.encode())
+        for n, d in summaries(cls, tmp).items():
+            put('summary', n, d)
     finally:
         shutil.rmtree(tmp)
     for t in sorted(os.listdir(OUT)):

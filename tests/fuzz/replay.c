@@ -26,13 +26,16 @@ const fuzz_target fuzz_targets[] = {
   {"jar", fuzz_jar},
   {"jmod", fuzz_jmod},
   {"jimage", fuzz_jimage},
+  {"code", fuzz_code},
+  {"policy", fuzz_policy},
+  {"summary", fuzz_summary},
   {NULL, NULL}
 };
 
 static const char *current_file = "";
 static const char *current_target = "";
 static int verbose, nofork;
-static size_t nrun[8], nbroken;
+static size_t nrun[16], nbroken;
 
 /* Say which input was running when a target crashes or aborts. */
 static void on_signal(int sig) {

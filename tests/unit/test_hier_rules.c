@@ -531,6 +531,73 @@ START_TEST(test_hier_rules__summary_roundtrip) {
 }
 END_TEST
 
+/*
+** Allocation n fails, for every n until the whole pipeline succeeds:
+** adding, linking, the policy, the analysis, saving and loading a summary
+** each report CR_ENOMEM and release what they took (LeakSanitizer checks
+** that in the sanitizer build). java/lang/Object and a dozen fixtures.
+*/
+START_TEST(test_hier_rules__oom_sweep) {
+  mktmp();
+  char path[128];
+  snprintf(path, sizeof path, "%s/oom.sum", tmpdir);
+  cr_diag d;
+  cr_diag_clear(&d);
+  enum { N = 13 };
+  cr_arena *a = cr_arena_new();
+  cr_class *cls[N];
+  int kind[N], k = 0;
+  size_t on;
+  uint8_t *ob = object_bytes(&on);
+  ck_assert_ptr_nonnull(ob);
+  ck_assert_int_eq(cr_cf_parse(&cls[k], a, ob, on, &d), 0);
+  kind[k++] = 0;
+  tu_files f = hi_files();
+  uint8_t *keep[N];
+  int nkeep = 0;
+  for (size_t i = 0; i < f.n && k < N; i++) {
+    const char *s = simple_name(f.path[i]);
+    if (kind_of(s) < 0 || strncmp(s, "Cy", 2) == 0) continue;
+    size_t n;
+    uint8_t *b = tu_slurp(f.path[i], &n);
+    ck_assert_ptr_nonnull(b);
+    keep[nkeep++] = b;
+    ck_assert_int_eq(cr_cf_parse(&cls[k], a, b, n, &d), 0);
+    kind[k++] = kind_of(s);
+  }
+  tu_files_free(&f);
+  int rc = -1;
+  long n;
+  for (n = 0; rc && n < 100000; n++) {
+    cr_hier *h = NULL, *g = NULL;
+    cr_policy *p = NULL;
+    cr_diag_clear(&d);
+    cr_alloc_fail_after(n);
+    rc = cr_hier_new(&h, &d);
+    for (int i = 0; i < k && !rc; i++)
+      rc = cr_hier_add_class(h, cls[i], kind[i], (uint64_t)i, &d);
+    if (!rc) rc = cr_hier_link(h, &d);
+    if (!rc) rc = cr_policy_new(&p, 1, &d);
+    if (!rc) rc = cr_hier_analyze(h, p, &d);
+    if (!rc) rc = cr_hier_save(h, path, &d);
+    if (!rc) rc = cr_hier_new(&g, &d);
+    if (!rc) rc = cr_hier_load(g, path, &d);
+    cr_alloc_fail_after(-1);
+    if (rc) ck_assert_msg(rc == CR_ENOMEM, "allocation %ld: %s", n, d.msg);
+    cr_policy_free(p);
+    cr_hier_free(g);
+    cr_hier_free(h);
+  }
+  ck_assert_int_eq(rc, 0);
+  ck_assert_int_gt(n, 50);
+  printf("hierarchy, analysis, summary: %ld allocation failures handled\n",
+         n - 1);
+  for (int i = 0; i < nkeep; i++) free(keep[i]);
+  cr_arena_free(a);
+  rmtmp();
+}
+END_TEST
+
 START_TEST(test_hier_rules__summary_corrupt) {
   mktmp();
   int rc;
@@ -705,6 +772,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__report);
   tcase_add_test(tc, test_hier_rules__summary_roundtrip);
   tcase_add_test(tc, test_hier_rules__summary_corrupt);
+  tcase_add_test(tc, test_hier_rules__oom_sweep);
   tcase_add_test(tc, test_hier_rules__threads);
   tcase_add_test(tc, test_hier_rules__duplicates);
   suite_add_tcase(s, tc);

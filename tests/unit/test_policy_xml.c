@@ -222,6 +222,41 @@ START_TEST(test_policy_xml__print_roundtrip) {
 }
 END_TEST
 
+/*
+** Allocation n fails (our allocator; libxml2 has its own), for every n
+** until it succeeds: the built-in policy, loading GOOD, matching and
+** printing report CR_ENOMEM or succeed, and leak nothing (LeakSanitizer
+** in the sanitizer build).
+*/
+START_TEST(test_policy_xml__oom_sweep) {
+  int rc = -1;
+  long n;
+  for (n = 0; rc && n < 100000; n++) {
+    cr_diag d;
+    cr_diag_clear(&d);
+    cr_policy *p = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    cr_alloc_fail_after(n);
+    rc = cr_policy_new(&p, 1, &d);
+    if (!rc) rc = cr_policy_load_mem(p, GOOD, strlen(GOOD), "good", &d);
+    if (!rc) {
+      FILE *f = open_memstream(&text, &len);
+      ck_assert_ptr_nonnull(f);
+      rc = cr_policy_print(p, f) == 0 ? 0 : CR_ENOMEM;
+      fclose(f);
+    }
+    cr_alloc_fail_after(-1);
+    if (rc) ck_assert_msg(rc == CR_ENOMEM, "allocation %ld: %s", n, d.msg);
+    else ck_assert(strstr(text, "<policy") != NULL);
+    free(text);
+    cr_policy_free(p);
+  }
+  ck_assert_int_eq(rc, 0);
+  printf("policy: %ld allocation failures handled\n", n - 1);
+}
+END_TEST
+
 START_TEST(test_policy_xml__api_errors) {
   cr_diag d;
   cr_diag_clear(&d);
@@ -251,6 +286,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_policy_xml__bad_files);
   tcase_add_test(tc, test_policy_xml__print_roundtrip);
   tcase_add_test(tc, test_policy_xml__api_errors);
+  tcase_add_test(tc, test_policy_xml__oom_sweep);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -366,6 +366,65 @@ static char *run(const char *cmd) {
   return s;
 }
 
+/*
+** Allocation n fails, for every n until it succeeds, while each fixture
+** class is instrumented and written: the transform reports CR_ENOMEM and
+** the class arena takes everything back (LeakSanitizer in the sanitizer
+** build); the successful run gives the same bytes as without failures.
+*/
+START_TEST(test_xf_cccp__oom_sweep) {
+  hier();
+  long total = 0;
+  for (size_t i = 0; i < XF.n; i++) {
+    size_t inlen;
+    uint8_t *in = tu_slurp(XF.path[i], &inlen);
+    ck_assert_ptr_nonnull(in);
+    uint8_t *want = NULL;
+    size_t wantlen = 0;
+    int rc = -1;
+    long n;
+    for (n = -1; rc && n < 100000; n++) {
+      cr_diag d;
+      cr_diag_clear(&d);
+      cr_arena *a = cr_arena_new();
+      ck_assert_ptr_nonnull(a);
+      cr_class *c;
+      ck_assert_int_eq(cr_cf_parse(&c, a, in, inlen, &d), 0);
+      TI = cr_hier_typeinfo(hier());
+      cr_xf_opts o;
+      memset(&o, 0, sizeof o);
+      o.h = hier();
+      o.env.ti = &TI;
+      cr_buf b;
+      cr_buf_init(&b);
+      cr_alloc_fail_after(n);
+      rc = cr_xf_cccp(c, &o, &d);
+      if (!rc) rc = cr_cf_write(&b, c, &d);
+      cr_alloc_fail_after(-1);
+      if (n < 0) {              /* the reference run */
+        ck_assert_int_eq(rc, 0);
+        want = cr_buf_detach(&b, &wantlen);
+        rc = -1;
+      } else if (rc) {
+        ck_assert_msg(rc == CR_ENOMEM, "%s, allocation %ld: %s",
+                      XF.path[i], n, d.msg);
+      } else {
+        ck_assert_uint_eq(b.len, wantlen);
+        ck_assert(memcmp(b.data, want, wantlen) == 0);
+      }
+      cr_buf_free(&b);
+      cr_arena_free(a);
+    }
+    ck_assert_int_eq(rc, 0);
+    total += n;
+    cr_free(want);
+    free(in);
+  }
+  printf("instrumentation of %zu classes: %ld allocation failures handled\n",
+         XF.n, total);
+}
+END_TEST
+
 START_TEST(test_xf_cccp__hotspot_verifies) {
   const char *rt = getenv("CCCP_RT");
   char rtbuf[4096], dir[] = "/tmp/cccp-xf-XXXXXX", cmd[16384], rel[4096];
@@ -422,6 +481,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_xf_cccp__nonoverloadable);
   tcase_add_test(tc, test_xf_cccp__sites);
   tcase_add_test(tc, test_xf_cccp__deterministic_and_idempotent_refusal);
+  tcase_add_test(tc, test_xf_cccp__oom_sweep);
   tcase_add_test(tc, test_xf_cccp__hotspot_verifies);
   suite_add_tcase(s, tc);
   return s;
