@@ -56,7 +56,8 @@ FIXTURE_SRC := $(sort $(wildcard tests/data/java/*.java))
 FIXTURE_STAMP := $(BUILD)/fixtures/.stamp
 JAVAC     ?= javac
 
-.PHONY: all check unit headers asan install clean bench fixtures deps demo tools
+.PHONY: all check unit headers asan install clean bench fixtures deps demo tools \
+  valgrind
 all: $(BIN) $(RT_JAR)
 
 $(BUILD)/%.o: %.c
@@ -153,13 +154,19 @@ asan:
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  BUILD=build-asan HOSTILE_SCALE=0.2 bash tests/hostile/test_hostile.sh
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+install: $(BIN) $(RT_JAR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/cccp
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(RT_JAR) $(DESTDIR)$(PREFIX)/share/cccp/
 	install -m 644 man/cccp-rewrite.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 bench: $(BIN)
 	bench/roundtrip
+
+# valgrind memcheck on representative runs (also part of 'make check')
+valgrind: $(BIN) $(RT_JAR) $(EXAMPLE_JAR)
+	BUILD=$(BUILD) bash tests/valgrind/test_valgrind.sh
 
 clean:
 	rm -rf build build-asan bin

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# valgrind memcheck on representative runs of cccp-rewrite (make valgrind):
+# instrumenting the example application against the JDK image, re-encoding
+# and instrumenting a real jar with two worker threads, the analysis with
+# a report and a summary, and a bad input. Any memcheck error or a leak
+# (definite or indirect) fails the run. Takes a few minutes.
+#
+# Environment: CCCP_REWRITE, BUILD, JDK17.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+EX="$ROOT/$BUILD/examples/wordfreq.jar"
+JAR=/usr/share/java/commons-lang3.jar
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+command -v valgrind >/dev/null || { echo "  skip: valgrind is not installed"; finish; exit; }
+[ -f "$JAR" ] || JAR=$EX
+
+VG=(valgrind --error-exitcode=99 --leak-check=full
+    --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+    --track-fds=no --quiet)
+
+# vg NAME ARGS...: cccp-rewrite ARGS under memcheck, clean or failed.
+vg() {
+  local name=$1; shift
+  local t0=$SECONDS st=0
+  "${VG[@]}" --log-file="$T/$name.vg" "$REWRITE" "$@" >"$T/$name.out" 2>&1 || st=$?
+  if [ $st = 99 ] || [ -s "$T/$name.vg" ]; then
+    fail "$name: memcheck errors or leaks"; head -30 "$T/$name.vg" | sed 's/^/       /'
+  elif [ $st -gt 3 ]; then
+    fail "$name: exit $st"; tail -3 "$T/$name.out" | sed 's/^/       /'
+  else
+    pass "$name: memcheck clean (exit $st, $((SECONDS - t0))s)"
+  fi
+}
+
+vg instrument-example -q "$EX" -o "$T/ex.jar"
+vg reencode-j2 -q -j 2 --reencode --classpath "$JDK17/jmods/java.base.jmod" \
+  "$JAR" -o "$T/re.jar"
+vg instrument-j2 -q -j 2 --classpath "$JDK17/jmods/java.base.jmod" \
+  "$JAR" -o "$T/in.jar"
+vg analyze -q --analyze --classpath "$JDK17/jmods/java.base.jmod" "$JAR" \
+  --report "$T/r.xml" --emit-summary "$T/s.sum"
+vg summary -q --summary "$T/s.sum" "$EX" -o "$T/ex2.jar"
+printf 'not a class' >"$T/bad.class"
+vg bad-input -q --identity "$T/bad.class" -o "$T/bad-out.class"
+finish
