@@ -51,6 +51,8 @@ typedef struct run {
   size_t window;
   slot *ring;
   int stop;
+  int idle_workers;         /* waiting on cv_work */
+  int writer_waiting;       /* the writer waits on cv_done */
 } run;
 
 static int ends_with(const char *s, const char *suffix) {
@@ -219,28 +221,46 @@ out:
   cr_free(out);
 }
 
+/* A task may be claimed: one is left and its slot in the window is free
+** (called with 'mu' held). */
+static int claimable(const run *r) {
+  return r->next_claim < r->p->ntasks &&
+         r->next_claim < r->next_write + r->window;
+}
+
+/* Do task 't' (claimed, 'mu' not held) and put its result in the ring. */
+static void do_task(run *r, size_t t) {
+  slot s;
+  work(r, t, &s);
+  pthread_mutex_lock(&r->mu);
+  s.ready = 1;
+  r->ring[t % r->window] = s;
+  if (r->writer_waiting) pthread_cond_signal(&r->cv_done);
+  pthread_mutex_unlock(&r->mu);
+}
+
+/*
+** The writer (the main thread) is a worker too: when the task it must
+** write next is not done, it does the next unclaimed one instead of
+** sleeping. With -j N there are N-1 other workers, so that -j 1 runs with
+** no thread switches at all; threads are woken only when someone waits.
+*/
 static void *worker(void *arg) {
   run *r = arg;
   for (;;) {
     pthread_mutex_lock(&r->mu);
-    while (!r->stop && r->next_claim < r->p->ntasks &&
-           r->next_claim >= r->next_write + r->window)
+    while (!r->stop && r->next_claim < r->p->ntasks && !claimable(r)) {
+      r->idle_workers++;
       pthread_cond_wait(&r->cv_work, &r->mu);
+      r->idle_workers--;
+    }
     if (r->stop || r->next_claim >= r->p->ntasks) {
       pthread_mutex_unlock(&r->mu);
       return NULL;
     }
     size_t t = r->next_claim++;
     pthread_mutex_unlock(&r->mu);
-
-    slot s;
-    work(r, t, &s);
-
-    pthread_mutex_lock(&r->mu);
-    s.ready = 1;
-    r->ring[t % r->window] = s;
-    pthread_cond_broadcast(&r->cv_done);
-    pthread_mutex_unlock(&r->mu);
+    do_task(r, t);
   }
 }
 
@@ -274,8 +294,8 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
   r.h = h;
   r.st = st;
   r.window = (size_t)o->jobs * 8;
-  int nthreads = o->jobs, started = 0, rc = 0;
-  pthread_t *th = cr_calloc((size_t)nthreads, sizeof *th);
+  int nthreads = o->jobs - 1, started = 0, rc = 0;
+  pthread_t *th = cr_calloc((size_t)nthreads + 1, sizeof *th);
   r.ring = cr_calloc(r.window, sizeof *r.ring);
   cr_jarw **w = cr_calloc(p->nunits ? p->nunits : 1, sizeof *w);
   uint8_t **single = cr_calloc(p->nunits ? p->nunits : 1, sizeof *single);
@@ -289,13 +309,9 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
   pthread_mutex_init(&r.mu, NULL);
   pthread_cond_init(&r.cv_work, NULL);
   pthread_cond_init(&r.cv_done, NULL);
+  /* fewer threads than asked for (none, even) still get the job done */
   for (; started < nthreads; started++)
     if (pthread_create(&th[started], NULL, worker, &r) != 0) break;
-  if (started == 0) {
-    rc = cr_diag_set(d, CR_ENOMEM, -1, "cannot start worker threads");
-    *exit_code = EXIT_OUTPUT;
-    goto joined;
-  }
 
   cli_progress_start(o->progress, p->ntasks);
   for (size_t ui = 0; ui < p->nunits && rc == 0; ui++) {
@@ -310,11 +326,22 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
     for (size_t t = u->first; t < u->first + u->count; t++) {
       pthread_mutex_lock(&r.mu);
       slot *rs = &r.ring[t % r.window];
-      while (!rs->ready) pthread_cond_wait(&r.cv_done, &r.mu);
+      while (!rs->ready) {
+        if (claimable(&r)) {
+          size_t t2 = r.next_claim++;
+          pthread_mutex_unlock(&r.mu);
+          do_task(&r, t2);
+          pthread_mutex_lock(&r.mu);
+        } else {
+          r.writer_waiting = 1;
+          pthread_cond_wait(&r.cv_done, &r.mu);
+          r.writer_waiting = 0;
+        }
+      }
       slot s = *rs;
       rs->ready = 0;
       r.next_write++;
-      pthread_cond_broadcast(&r.cv_work);
+      if (r.idle_workers) pthread_cond_signal(&r.cv_work);
       pthread_mutex_unlock(&r.mu);
 
       if (s.rc) {
@@ -350,7 +377,6 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
     }
   }
 
-joined:
   pthread_mutex_lock(&r.mu);
   r.stop = 1;
   pthread_cond_broadcast(&r.cv_work);
