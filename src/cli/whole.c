@@ -131,6 +131,12 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   if (nmiss > show)
     cli_warn("%zu more missing classes (-v lists them)", nmiss - show);
 
+  /* re-encoding only joins types: the overloadability answers are for
+  ** the instrumentation, the report and summaries */
+  if (o->mode == MODE_REENCODE && !o->emit_summary && !o->report) {
+    *exit_code = EXIT_OK;
+    return 0;
+  }
   rc = cr_hier_analyze(w->h, w->pol, d);
   if (rc) goto fail;
   size_t nconf = cr_hier_conflict_count(w->h);
