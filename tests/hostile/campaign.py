@@ -231,6 +231,17 @@ def new_stats():
         collections.Counter), collections.Counter()
 
 
+def sandwich(box, i, data, good):
+    """A jar in box.inp with class bytes 'data' as p/Bad.class between two
+    good classes; (its path, its (name, bytes) entries)."""
+    jar = os.path.join(box.inp, 'J%d.jar' % i)
+    pairs = [('a/Good.class', good), ('p/Bad.class', data),
+             ('z/Good.class', good)]
+    with open(jar, 'wb') as f:
+        f.write(hostile.build_zip(hostile.zip_entries_from(pairs))[0])
+    return jar, pairs
+
+
 def section_classes():
     """Mutated single classes (identity, -o FILE.class); every tenth also
     inside a jar (identity must name jar, entry and offset; --lenient must
@@ -280,11 +291,7 @@ def section_classes():
             return
         # the same mutant inside a jar, between two good classes
         box.reset()
-        jar = os.path.join(box.inp, 'J%d.jar' % i)
-        pairs = [('a/Good.class', good), ('p/Bad.class', data),
-                 ('z/Good.class', good)]
-        with open(jar, 'wb') as f:
-            f.write(hostile.build_zip(hostile.zip_entries_from(pairs))[0])
+        jar, _ = sandwich(box, i, data, good)
         st, err = run([A.rewrite, '-q', '--identity', jar, '-o',
                        os.path.join(box.out, 'o.jar')], cwd=box.cwd)
         res = judge('classes', kind + '@jar', box, [jar], st, err,
@@ -788,11 +795,7 @@ def section_modes():
             boxes.b = Box('modes-%d' % threading.get_ident())
         box = boxes.b
         box.reset()
-        jar = os.path.join(box.inp, 'J%d.jar' % i)
-        pairs = [('a/Good.class', good), ('p/Bad.class', data),
-                 ('z/Good.class', good)]
-        with open(jar, 'wb') as f:
-            f.write(hostile.build_zip(hostile.zip_entries_from(pairs))[0])
+        jar, pairs = sandwich(box, i, data, good)
         if mode == '--analyze':
             rep = os.path.join(box.out, 'r.xml')
             argv = [A.rewrite, '-q', '-j', '1', '--classpath', base,

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cccp/util.h"
+
 typedef struct meth {
   char *cls, *name, *desc;
   int native;
@@ -283,22 +285,9 @@ static void JNICALL on_thread_start(jvmtiEnv *e, JNIEnv *jni, jthread t) {
   if (!dead) state(t);
 }
 
-/* An attribute value, XML-escaped (JVMTI strings are modified UTF-8). */
-static void text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\t': fputs("&#9;", f); break;
-    case '\n': fputs("&#10;", f); break;
-    case '\r': fputs("&#13;", f); break;
-    default: fputc(c < 0x20 ? '?' : c, f);
-    }
-  }
-}
+/* An attribute value, XML-escaped (JVMTI strings are modified UTF-8:
+** cr_xml_attr writes them as UTF-8, as the runtime does). */
+static void text(FILE *f, const char *s) { cr_xml_attr(f, s); }
 
 static void indent(FILE *f, size_t d) {
   for (size_t i = d < 40 ? d : 40; i; i--) fputs("  ", f);
