@@ -143,9 +143,13 @@ check: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything: the
 # unit tests and the command-line suite run against the sanitized build.
+# CR_DEBUG_ARENA: every arena object is its own allocation, so that ASan
+# sees overflows inside arenas and allocation-failure sweeps reach every
+# allocation.
 ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
   OPT="-O1 -g -fno-omit-frame-pointer" \
-  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+  CFLAGS="-DCR_DEBUG_ARENA"
 asan:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite build-asan/cccp-rt.jar \
 	  unit fuzz-replay tools build-asan/examples/wordfreq.jar

@@ -60,6 +60,8 @@ struct cr_an {
   uint32_t nbycp;
   uint32_t nmissing;
   int scanned;          /* the pool's Class entries are all interned */
+  int oom;              /* an allocation failed: types (joins, supertypes)
+                           may be wrong, so frames must not be trusted */
   uint32_t object, string, klass, throwable, mtype, mhandle, self;
 };
 

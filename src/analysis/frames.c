@@ -39,7 +39,10 @@ typedef struct fa {
 static int oom(fa *f) { return cr_diag_set(f->d, CR_ENOMEM, -1,
                                            "out of memory"); }
 
+/* Malformed code at 'i' -- unless a type could not be made for want of
+** memory, which is reported as such. */
 static int bad(fa *f, const cr_insn *i, const char *msg) {
+  if (f->an->oom) return oom(f);
   return cr_diag_set(f->d, CR_EFORMAT, -1, "%s: offset %u: %s: %s",
                      cr_body_where(f->b), i->off, cr_op_info(i->op)->name,
                      msg);
@@ -728,6 +731,7 @@ int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
     if ((rc = cut_dead(f)) != 0) return rc;
     if (f->maxsp < 1) f->maxsp = 1;
   }
+  if (an->oom) return oom(f);     /* a join or a supertype may be wrong */
   if (f->maxsp > 65535)
     return cr_diag_set(d, CR_ETOOLARGE, -1, "%s: max_stack %u over 65535",
                        cr_body_where(b), f->maxsp);

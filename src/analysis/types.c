@@ -42,20 +42,20 @@ static int32_t add(cr_an *an, const char *s, size_t n, int copy) {
   int32_t id = find(an, s, n, hv, &slot);
   if (id >= 0) return id;
   if ((an->nt + 1) * 2 > an->hmask + 1) {
-    if (rehash(an, (an->hmask + 1) * 2)) return -1;
+    if (rehash(an, (an->hmask + 1) * 2)) return an->oom = 1, -1;
     find(an, s, n, hv, &slot);
   }
   if (an->nt == an->ct) {
     uint32_t nc = an->ct ? an->ct * 2 : 64;
     an_type *t = cr_arena_realloc(an->a, an->t, an->ct * sizeof *t,
                                   nc * sizeof *t);
-    if (!t) return -1;
+    if (!t) return an->oom = 1, -1;
     an->t = t;
     an->ct = nc;
   }
   if (copy) {
     char *p = cr_arena_alloc(an->a, n ? n : 1);
-    if (!p) return -1;
+    if (!p) return an->oom = 1, -1;
     memcpy(p, s, n);
     s = p;
   }
@@ -84,7 +84,7 @@ int32_t cr_an__class(cr_an *an, uint32_t i) {
     uint32_t n = cr_cp_count(cp) + 16;
     uint32_t *v = cr_arena_realloc(an->a, an->bycp, an->nbycp * sizeof *v,
                                    n * sizeof *v);
-    if (!v) return -1;
+    if (!v) return an->oom = 1, -1;
     memset(v + an->nbycp, 0, (n - an->nbycp) * sizeof *v);
     an->bycp = v;
     an->nbycp = n;
@@ -148,6 +148,7 @@ static void resolve(cr_an *an, uint32_t id) {
   }
   const cr_typeinfo *ti = an->env ? an->env->ti : NULL;
   char *name = cr_arena_strndup(an->a, t->name, t->len);
+  if (!name) an->oom = 1;
   const char *sup = NULL;
   int iface = 0;
   if (name && ti && ti->lookup &&
@@ -179,7 +180,7 @@ static uint32_t array_of(cr_an *an, uint32_t n, uint32_t id) {
   size_t len = n + t->len + 2;
   char buf[512];
   char *p = len <= sizeof buf ? buf : cr_arena_alloc(an->a, len);
-  if (!p) return an->object;
+  if (!p) return an->oom = 1, an->object;
   memset(p, '[', n);
   p[n] = 'L';
   memcpy(p + n + 1, t->name, t->len);
@@ -272,7 +273,8 @@ int cr_an_new(cr_an **out, cr_class *c, const cr_an_env *env, cr_diag *d) {
   for (int k = 0; k < 6; k++)
     if (v[k] < 0) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (self < 0)
-    return cr_diag_set(d, CR_EFORMAT, -1, "this_class is not a Class");
+    return an->oom ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+                   : cr_diag_set(d, CR_EFORMAT, -1, "this_class is not a Class");
   an->object = (uint32_t)v[0];
   an->string = (uint32_t)v[1];
   an->klass = (uint32_t)v[2];
