@@ -99,7 +99,8 @@ int cr_cp_eq(const cr_cpool *cp, uint32_t i, const char *s);
 ** for a string that is not valid UTF-8, CR_EUSAGE for a bad method-handle
 ** kind or reference. The first call builds a hash index
 ** over the pool (O(n)); later calls are O(1). Strings are UTF-8 C strings
-** and are encoded to modified UTF-8.
+** and are encoded to modified UTF-8; one that is not UTF-8 but modified
+** UTF-8 already (a name from 'cr_cp_str') is taken as it is.
 */
 int cr_cp_add(cr_cpool *cp, const cr_cpentry *e, cr_diag *d);
 int cr_cp_add_utf8(cr_cpool *cp, const char *s, cr_diag *d);

@@ -65,6 +65,13 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
 ** 'cr_hier_missing'. Call once, single-threaded.
 */
 int cr_hier_link(cr_hier *h, cr_diag *d);
+/*
+** After 'cr_hier_link' found a cycle: the first class on it (as the
+** message lists them) that came from 'cr_hier_add_class' rather than a
+** summary, so that the caller can name the entry it was read from (see
+** 'cr_hclass_order'); NULL if there is none.
+*/
+const cr_hclass *cr_hier_cycle_class(const cr_hier *h);
 
 /* Names of missing supertypes (sorted), and the first class (by name)
 ** that refers to each. Valid after 'cr_hier_link'. */
@@ -91,6 +98,8 @@ const char *cr_hclass_name(const cr_hclass *c);
 const char *cr_hclass_super(const cr_hclass *c);  /* NULL for Object */
 uint16_t cr_hclass_access(const cr_hclass *c);
 int cr_hclass_instrumented(const cr_hclass *c);
+/* The 'order' it was added with (see 'cr_hier_add_class'). */
+uint64_t cr_hclass_order(const cr_hclass *c);
 /* 1 if every supertype (transitively) is known. */
 int cr_hclass_complete(const cr_hclass *c);
 /* Every known superinterface, transitively, including those of the

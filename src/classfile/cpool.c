@@ -194,6 +194,10 @@ int cr_cp_add_utf8n(cr_cpool *cp, const char *mutf8, size_t len,
 int cr_cp_add_utf8(cr_cpool *cp, const char *s, cr_diag *d) {
   size_t n = strlen(s);
   long m = cr_mutf8_enclen(s, n);
+  /* not UTF-8 but modified UTF-8 already: a name from 'cr_cp_str' with
+     U+0000 or supplementary characters (in both, the same bytes mean the
+     same text) */
+  if (m < 0 && cr_mutf8_check(s, n) < 0) return cr_cp_add_utf8n(cp, s, n, d);
   if (m < 0)
     return cr_diag_set(d, CR_EFORMAT, -1, "string is not valid UTF-8");
   if (m > 65535)

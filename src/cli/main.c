@@ -398,7 +398,11 @@ int main(int argc, char **argv) {
       return EXIT_USAGE;
     }
   }
-  if (o.print_policy) return print_policy(&o);
+  if (o.print_policy) {
+    int rc = print_policy(&o);
+    close_all(NULL, 0, NULL, 0, &o);
+    return rc;
+  }
   if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
   if (!o.output && o.mode != MODE_ANALYZE)
     usage_error("%s", "no output given (-o)");

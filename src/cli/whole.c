@@ -21,6 +21,23 @@ typedef struct addctx {
   size_t base;          /* order index of all[0] */
 } addctx;
 
+/*
+** A cycle in the hierarchy: name the input and entry of its first class
+** that was read from the inputs or the class path ('add_one' orders them).
+*/
+static void cycle_where(const cr_hier *h, cr_input **ins, size_t nins,
+                        cr_input **cp, size_t ncp, cr_diag *d) {
+  const cr_hclass *c = cr_hier_cycle_class(h);
+  if (!c) return;
+  uint64_t order = cr_hclass_order(c);
+  size_t k = (size_t)(order >> 32), idx = (size_t)(order & 0xffffffffu);
+  cr_input *in = k < nins ? ins[k] : k - nins < ncp ? cp[k - nins] : NULL;
+  if (!in || idx >= cr_input_count(in)) return;
+  cr_entry_info info;
+  cr_input_info(in, idx, &info);
+  cr_diag_where(d, cr_input_path(in), info.name);
+}
+
 static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
                    cr_diag *d) {
   addctx *x = ctx;
@@ -119,7 +136,10 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
     goto fail;
 
   rc = cr_hier_link(w->h, d);
-  if (rc) goto fail;
+  if (rc) {
+    cycle_where(w->h, ins, nins, cp, ncp, d);
+    goto fail;
+  }
   size_t nmiss = cr_hier_missing_count(w->h);
   size_t show = o->verbose > 0 ? nmiss : nmiss < 10 ? nmiss : 10;
   for (size_t i = 0; i < show; i++) {

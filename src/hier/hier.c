@@ -416,6 +416,8 @@ static int dfs(cr_hier *h, cr_hclass *root, frame *st, cr_hclass **post,
         size_t l = strlen(msg);
         snprintf(msg + l, sizeof msg - l, "%s", t->name);
         cr_diag_set(d, CR_EFORMAT, -1, "cyclic class hierarchy: %s", msg);
+        for (size_t j = i ? i - 1 : 0; j < sp && !h->cycle; j++)
+          if (!st[j].c->from_summary) h->cycle = st[j].c;
       }
       *cyc = 1;
       *e = NULL;                  /* cut: as if missing */
@@ -425,7 +427,6 @@ static int dfs(cr_hier *h, cr_hclass *root, frame *st, cr_hclass **post,
     t->color = 1;
     st[sp++] = (frame){t, 0};
   }
-  (void)h;
   return 0;
 }
 
@@ -649,6 +650,8 @@ const char *cr_hclass_name(const cr_hclass *c) { return c->name; }
 const char *cr_hclass_super(const cr_hclass *c) { return c->super_name; }
 uint16_t cr_hclass_access(const cr_hclass *c) { return c->access; }
 int cr_hclass_instrumented(const cr_hclass *c) { return c->instrumented; }
+uint64_t cr_hclass_order(const cr_hclass *c) { return c->order; }
+const cr_hclass *cr_hier_cycle_class(const cr_hier *h) { return h->cycle; }
 int cr_hclass_complete(const cr_hclass *c) { return c->complete; }
 uint32_t cr_hclass_method_count(const cr_hclass *c) { return c->nmethods; }
 const cr_hmethod *cr_hclass_method_at(const cr_hclass *c, uint32_t i) {

@@ -78,6 +78,7 @@ struct cr_hier {
   size_t nmissing;
   const cr_hmethod **conflicts;
   size_t nconflicts;
+  const cr_hclass *cycle;       /* link: see 'cr_hier_cycle_class' */
   uint32_t stamp;
   const char *s_object, *s_mh, *s_vh, *s_init;  /* frequent names */
 };

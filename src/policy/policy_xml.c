@@ -1,7 +1,9 @@
 /*
 ** policy_xml.c -- read user policy files (libxml2). Nothing outside the
 ** file is ever read: no network, no DTD, no entity substitution, and a
-** document with a DOCTYPE is refused before libxml2 sees it.
+** document with a DOCTYPE is refused before libxml2 sees it (in an
+** encoding the byte scan cannot read, as soon as libxml2 meets it).
+** libxml2 prints nothing; its allocation failures are CR_ENOMEM.
 */
 #include <string.h>
 
@@ -24,13 +26,25 @@ static int known_attr(const char *n) {
   return 0;
 }
 
+/*
+** Attribute 'name' of 'e' into '*out' (xmlFree it; NULL when absent).
+** libxml2 returns NULL as well when it cannot copy the value: that is
+** CR_ENOMEM, not a missing attribute.
+*/
+static int prop(xmlChar **out, xmlNode *e, const char *name, cr_diag *d) {
+  *out = xmlGetProp(e, (const xmlChar *)name);
+  if (!*out && xmlHasProp(e, (const xmlChar *)name))
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  return 0;
+}
+
 /* "0"/"1" qualifier into '*out'; -1 when absent. */
 static int flag(signed char *out, xmlNode *e, const char *name,
                 const char *where, cr_diag *d) {
-  xmlChar *v = xmlGetProp(e, (const xmlChar *)name);
+  xmlChar *v;
   *out = -1;
-  if (!v) return 0;
-  int rc = 0;
+  int rc = prop(&v, e, name, d);
+  if (rc || !v) return rc;
   if (strcmp((char *)v, "1") == 0) *out = 1;
   else if (strcmp((char *)v, "0") == 0) *out = 0;
   else
@@ -69,10 +83,11 @@ static int rule(cr_policy *p, xmlNode *e, const char *where, cr_diag *d) {
       (rc = flag(&r.virt, e, "virtual", where, d)) ||
       (rc = flag(&r.sigpoly, e, "sigpoly", where, d)))
     return rc;
-  xmlChar *v[6];
+  xmlChar *v[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
   static const char *const sn[6] = {"class", "name", "desc", "annotation",
                                     "id", "why"};
-  for (int i = 0; i < 6; i++) v[i] = xmlGetProp(e, (const xmlChar *)sn[i]);
+  for (int i = 0; i < 6 && !rc; i++) rc = prop(&v[i], e, sn[i], d);
+  if (rc) goto out;
   char origin[600];
   snprintf(origin, sizeof origin, "%s:%ld", where, xmlGetLineNo(e));
   r.cls = (char *)v[0];
@@ -83,8 +98,46 @@ static int rule(cr_policy *p, xmlNode *e, const char *where, cr_diag *d) {
   r.why = (char *)v[5];
   r.origin = origin;
   rc = cr_policy_add(p, &r, d);
+out:
   for (int i = 0; i < 6; i++) xmlFree(v[i]);
   return rc;
+}
+
+/* libxml2 reports some errors (out of memory, encoding errors) on its
+** global channels whatever XML_PARSE_NOERROR says: while parsing, these
+** go nowhere instead of to stderr. */
+static void quiet(void *ctx, const char *msg, ...) {
+  (void)ctx;
+  (void)msg;
+}
+
+/* What the hooks below saw while parsing ('ctx->_private'). */
+typedef struct seen { int oom, doctype; } seen;
+
+/*
+** Every error of the parser context comes here. libxml2 may hand back a
+** partial but "well-formed" tree after an allocation failed, or report it
+** as some other error: a failure seen here makes the whole load CR_ENOMEM
+** instead.
+*/
+static void record(void *data, xmlErrorPtr e) {
+  xmlParserCtxtPtr ctx = data;
+  if (e && e->code == XML_ERR_NO_MEMORY && ctx && ctx->_private)
+    ((seen *)ctx->_private)->oom = 1;
+}
+
+/*
+** A DOCTYPE, in whatever encoding the byte scan of 'parse' cannot see
+** (UTF-16, say): stop before its internal subset declares any entity.
+*/
+static void doctype(void *data, const xmlChar *name, const xmlChar *ext,
+                    const xmlChar *sys) {
+  xmlParserCtxtPtr ctx = data;
+  (void)name;
+  (void)ext;
+  (void)sys;
+  ((seen *)ctx->_private)->doctype = 1;
+  xmlStopParser(ctx);
 }
 
 static int parse(cr_policy *p, const char *xml, size_t len,
@@ -99,14 +152,39 @@ static int parse(cr_policy *p, const char *xml, size_t len,
                          "%s: DOCTYPE is not allowed in a policy file",
                          where);
   xmlInitParser();
+  xmlGenericErrorFunc olderr = xmlGenericError;
+  void *olderrctx = xmlGenericErrorContext;
+  xmlStructuredErrorFunc oldserr = xmlStructuredError;
+  void *oldserrctx = xmlStructuredErrorContext;
+  xmlSetGenericErrorFunc(NULL, quiet);
+  xmlSetStructuredErrorFunc(NULL, NULL);
+  xmlDocPtr doc = NULL;
+  int rc = 0;
   xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-  if (!ctx) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
-  xmlDocPtr doc = xmlCtxtReadMemory(
+  if (!ctx) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  seen sn = {0, 0};
+  ctx->_private = &sn;
+  ctx->sax->serror = record;
+  ctx->sax->internalSubset = doctype;
+  doc = xmlCtxtReadMemory(
       ctx, xml, (int)len, where, NULL,
       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  int rc = 0;
+  xmlErrorPtr err = xmlCtxtGetLastError(ctx);
+  if (sn.doctype) {
+    rc = cr_diag_set(d, CR_EFORMAT, -1,
+                     "%s: DOCTYPE is not allowed in a policy file", where);
+    goto out;
+  }
+  /* no document and no error: its input buffer could not be allocated */
+  if (sn.oom || ctx->errNo == XML_ERR_NO_MEMORY ||
+      (!doc && (!err || err->code == XML_ERR_OK))) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "%s: out of memory", where);
+    goto out;
+  }
   if (!doc) {
-    xmlErrorPtr err = xmlCtxtGetLastError(ctx);
     char msg[256] = "not well-formed";
     if (err && err->message) {
       snprintf(msg, sizeof msg, "%s", err->message);
@@ -123,7 +201,8 @@ static int parse(cr_policy *p, const char *xml, size_t len,
                      "%s: the root element must be <policy>", where);
     goto out;
   }
-  xmlChar *ver = xmlGetProp(root, (const xmlChar *)"version");
+  xmlChar *ver;
+  rc = prop(&ver, root, "version", d);
   if (ver && strcmp((char *)ver, "1") != 0)
     rc = cr_diag_set(d, CR_EUNSUPPORTED, -1,
                      "%s: policy version \"%s\" is not supported (1 is)",
@@ -153,7 +232,9 @@ static int parse(cr_policy *p, const char *xml, size_t len,
   }
 out:
   if (doc) xmlFreeDoc(doc);
-  xmlFreeParserCtxt(ctx);
+  if (ctx) xmlFreeParserCtxt(ctx);
+  xmlSetGenericErrorFunc(olderrctx, olderr);
+  xmlSetStructuredErrorFunc(oldserrctx, oldserr);
   return rc;
 }
 

@@ -227,6 +227,59 @@ def code_seeds(cls):
     return [(n, d) for n, d in cls if len(d) <= 6000 and b'Code' in d]
 
 
+# Code-only seeds of the code target: one method's code, wrapped by
+# fuzz_code.c in a class of a fixed constant pool (see 'wrap' there):
+# header (descriptor, static bit and version, max_stack, max_locals,
+# number of exception-table entries), the exception table, then the code.
+def code_only(flags, stack, locals_, code, handlers=()):
+    out = bytes([flags, stack, locals_, len(handlers)])
+    for h in handlers:
+        out += struct.pack('>HHHH', *h)
+    return out + bytes(code)
+
+
+CODE_ONLY = {
+    # static (I)I: return n > 0 ? m(n - 1) : 0
+    'wrap-recursion.bin': code_only(0x09, 2, 1, [
+        0x1a, 0x9e, 0x00, 0x0a, 0x1a, 0x04, 0x64, 0xb8, 0x00, 0x1a, 0xac,
+        0x03, 0xac]),
+    # static (I)I: tableswitch 0..2, then lookupswitch {-1, 1000}
+    'wrap-switch.bin': code_only(0x09, 1, 1, [
+        0x1a, 0xaa, 0, 0, 0, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 2,
+        0, 0, 0, 27, 0, 0, 0, 29, 0, 0, 0, 31,
+        0x04, 0xac, 0x05, 0xac,
+        0x1a, 0xab, 0, 0, 0, 0, 0, 27, 0, 0, 0, 2,
+        0xff, 0xff, 0xff, 0xff, 0, 0, 0, 27, 0, 0, 0x03, 0xe8, 0, 0, 0, 27,
+        0x03, 0xac]),
+    # ()V: try { run() } catch (any) {}
+    'wrap-handler.bin': code_only(0x00, 1, 2, [
+        0x2a, 0xb9, 0x00, 0x1f, 0x01, 0x00, 0xb1, 0x4c, 0xb1],
+        [(0, 6, 7, 0)]),
+    # static (JD)J: (a + (long) b) * 7L
+    'wrap-wide-values.bin': code_only(0x0a, 6, 4, [
+        0x1e, 0x26, 0x8f, 0x61, 0x14, 0x00, 0x13, 0x69, 0xad]),
+    # static ([I)V: arrays, ldc String, checkcast
+    'wrap-arrays.bin': code_only(0x0c, 4, 2, [
+        0x2a, 0xbe, 0xbc, 0x0a, 0x4c, 0x2b, 0x03, 0x2a, 0x03, 0x2e, 0x4f,
+        0x12, 0x10, 0xc0, 0x00, 0x18, 0x57, 0xb1]),
+    # static ()V: ldc of a method handle, a method type, int, float
+    'wrap-ldc.bin': code_only(0x08, 1, 0, [
+        0x12, 0x22, 0x57, 0x12, 0x23, 0x57, 0x12, 0x11, 0x57, 0x12, 0x12,
+        0x57, 0xb2, 0x00, 0x0f, 0x57, 0xb1]),
+    # static (I)I: wide iinc
+    'wrap-wide.bin': code_only(0x09, 1, 1, [
+        0xc4, 0x84, 0x00, 0x00, 0x01, 0x00, 0x1a, 0xac]),
+    # static ()V: invokedynamic
+    'wrap-indy.bin': code_only(0x08, 0, 0, [0xba, 0x00, 0x28, 0, 0, 0xb1]),
+    # static ()V, version 50: jsr and ret
+    'wrap-jsr.bin': code_only(0x18, 1, 1, [
+        0xa8, 0x00, 0x04, 0xb1, 0x4b, 0xa9, 0x00]),
+    # (Ljava/lang/Object;)Z: new, monitors, if_acmpne
+    'wrap-objects.bin': code_only(0x07, 2, 3, [
+        0xbb, 0x00, 0x02, 0x59, 0xb7, 0x00, 0x0b, 0x4d, 0x2b, 0xc2, 0x2b,
+        0xc3, 0x2c, 0x2b, 0xa6, 0x00, 0x05, 0x04, 0xac, 0x03, 0xac]),
+}
+
 POLICIES = {
     'empty.xml': "<policy/>\n",
     'rules.xml': """<?xml version='1.0'?>
@@ -244,7 +297,40 @@ POLICIES = {
 <policy><nonoverloadable class='&x;' id='e'/></policy>
 """,
     'bad.xml': "<policy><nonoverloadable class='a' id='x'></policy>",
+    'escapes.xml': """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<?pi some processing instruction?>
+<policy version="1">
+  <!-- comments, character references, CDATA and odd names -->
+  <nonwrappable class="p/&#x41;&amp;B" name="&lt;init&gt;" desc="(&#73;)V"
+                why="a &quot;quoted&quot; reason &#xE9;&#x4E2D;&#x1F600;"/>
+  <![CDATA[   ]]>
+  <overloadable class="café/Été" name="*" native="0" virtual="1"
+                sigpoly="0" id="utf8" annotation="Lp/A;"/>
+</policy>
+""",
 }
+# Seeds in other encodings (bytes as they are).
+POLICY_BYTES = {
+    'latin1.xml': b"<?xml version='1.0' encoding='ISO-8859-1'?>\n<policy>"
+                  b"<nonwrappable class='p/Caf\xe9' why='d\xe9j\xe0'/>"
+                  b"</policy>\n",
+    'utf16.xml': "\ufeff<?xml version='1.0' encoding='UTF-16'?>\n<policy>"
+                 "<nonoverloadable name='m\u00e9' id='u16'/></policy>\n"
+                 .encode('utf-16-le'),
+}
+
+
+def builtin_policy():
+    """The built-in policy as --print-policy writes it (every rule kind
+    and qualifier, long reasons): (name, bytes) or None without a build."""
+    rw = os.path.join(ROOT, BUILD, 'bin', 'cccp-rewrite')
+    if not os.path.exists(rw):
+        rw = os.path.join(ROOT, 'bin', 'cccp-rewrite')
+    if not os.path.exists(rw):
+        return None
+    r = subprocess.run([rw, '--print-policy'], stdout=subprocess.PIPE,
+                       check=True)
+    return 'builtin.xml', r.stdout
 
 
 def summaries(cls, tmp):
@@ -266,6 +352,26 @@ def summaries(cls, tmp):
                         sum_path], check=True)
         with open(sum_path, 'rb') as f:
             out['small-%d.sum' % k] = f.read()
+    # the hierarchy fixtures (interfaces, defaults, natives, a library
+    # part, missing supertypes) analysed with seeds of a user policy
+    hi = os.path.join(ROOT, BUILD, 'fixtures', 'hi')
+    jar = os.path.join(tmp, 'hi.jar')
+    with zipfile.ZipFile(jar, 'w') as j:
+        j.writestr('java/lang/Object.class', obj)
+        for f in sorted(os.listdir(hi)):
+            if f.endswith('.class') and not f.startswith('Cy'):
+                j.write(os.path.join(hi, f), 'hi/' + f)
+    pol = os.path.join(tmp, 'seeds.xml')
+    with open(pol, 'w') as f:
+        f.write("<policy><nonoverloadable class='hi/R1C' name='m' id='s1'/>"
+                "<nonwrappable class='hi/NaB' native='1' id='s2'/>"
+                "<nonoverloadable class='hi/DfI' name='*' id='s3'/></policy>")
+    sum_path = os.path.join(tmp, 'hi.sum')
+    subprocess.run([os.path.join(ROOT, 'bin', 'cccp-rewrite'), '-q',
+                    '--analyze', '--policy', pol, jar, '--emit-summary',
+                    sum_path], check=True)
+    with open(sum_path, 'rb') as f:
+        out['hier-fixtures.sum'] = f.read()
     return out
 
 
@@ -285,8 +391,15 @@ def main():
             put('jimage', n, d)
         for n, d in code_seeds(cls):
             put('code', n, d)
+        for n, d in CODE_ONLY.items():
+            put('code', n, d)
         for n, d in POLICIES.items():
             put('policy', n, d.encode())
+        for n, d in POLICY_BYTES.items():
+            put('policy', n, d)
+        b = builtin_policy()
+        if b:
+            put('policy', *b)
         for n, d in summaries(cls, tmp).items():
             put('summary', n, d)
     finally:

@@ -13,10 +13,19 @@ cccp-rewrite(1) for bad input:
     no temporary file left behind;
   * nothing is ever written outside the output folder.
 
+The classes section runs class mutants through --identity; container
+mutants go through --identity, --copy and, in turn, one of the modes past
+parsing (--reencode, the default CCCP mode, --cccp, --analyze), which must
+then agree with --identity: the same entries, the classes well-formed,
+everything else byte-equal. The modes section sends other class mutants
+(half of them with odd bytecode in well-formed classes) and cyclic class
+hierarchies through those modes in turn, and the aux section mutated
+policy files (--policy) and summaries (--summary).
+
 Usage: campaign.py [options] SECTION...   (sections: classes jars jmods
-jimages realimage bombs names modes). Prints one summary per section and every
-failure; exits 1 when any check failed. Failing inputs are kept under
-WORK/failures/.
+jimages realimage bombs names modes aux). Prints one summary per section
+and every failure; exits 1 when any check failed. Failing inputs are kept
+under WORK/failures/.
 """
 import argparse
 import collections
@@ -29,6 +38,7 @@ import subprocess
 import sys
 import threading
 import time
+import xml.etree.ElementTree as ET
 import zipfile
 
 sys.dont_write_bytecode = True    # keep the source tree clean
@@ -54,9 +64,9 @@ def fail(section, kind, why, files=()):
         print('  FAIL %s/%s: %s' % (section, kind, why), flush=True)
 
 
-def run(argv, cwd=None, timeout=None):
+def run(argv, cwd=None, timeout=None, out=None):
     """(status, stderr) where status is the exit code, 'hang' or
-    'signal N'."""
+    'signal N'. 'out': a list that receives the standard output."""
     env = dict(os.environ)
     env.setdefault('ASAN_OPTIONS', 'detect_leaks=1:exitcode=86')
     env.setdefault('UBSAN_OPTIONS', 'print_stacktrace=1:exitcode=87')
@@ -67,6 +77,8 @@ def run(argv, cwd=None, timeout=None):
     except subprocess.TimeoutExpired as e:
         return 'hang', (e.stderr or b'').decode('utf-8', 'replace')
     err = p.stderr.decode('utf-8', 'replace')
+    if out is not None:
+        out.append(p.stdout)
     if p.returncode < 0:
         return 'signal %d' % -p.returncode, err
     if p.returncode >= 128:
@@ -243,7 +255,8 @@ def sandwich(box, i, data, good):
 
 
 def section_classes():
-    """Mutated single classes (identity, -o FILE.class); every tenth also
+    """Mutated single classes (identity, -o FILE.class); every other one
+    through a mode past parsing (into a jar, or a report), every tenth
     inside a jar (identity must name jar, entry and offset; --lenient must
     copy it through)."""
     t0 = time.time()
@@ -263,6 +276,36 @@ def section_classes():
         jobs.append((i, mname, m, rng.random() < 0.1, srcs[i % len(srcs)]))
     counts, bykind, notes = new_stats()
     boxes = threading.local()
+
+    def past_parsing(i, kind, box, inp, data):
+        """Every other mutant also through a mode past parsing, in turn."""
+        mode = MODES[(i // 2) % len(MODES)]
+        box.reset()
+        st, err, extra = mode_run(mode, [inp], box,
+                                  ['--summary', small_summary()])
+
+        def verify(outs):
+            if mode == '--analyze':
+                return report_ok(os.path.join(box.out, 'r.xml'))
+            got = jar_entries(os.path.join(box.out, 'o.jar'))
+            if len(got) != 1:
+                return 'entries %s' % [n for n, _ in got]
+            try:
+                hostile.walk_class(got[0][1])
+            except Exception as e:
+                return 'not a well-formed class: %s' % e
+            return None
+        el = error_lines(err)
+        typed = st == 1 and len(el) == 1 and re.search(
+            r'method|frames|type|code|bytecode|instruction|cyclic',
+            el[0]) is not None
+        res = judge('classes', kind + '@' + (mode or '--default')[2:], box,
+                    [inp], st, err, ['r.xml'] if mode == '--analyze' else
+                    ['o.jar'] + extra, verify,
+                    want_offset=data[:4] == b'\xca\xfe\xba\xbe' and
+                    not typed, stats=notes)
+        with LOCK:
+            counts[res + '@' + (mode or '--default')[2:]] += 1
 
     def one(job):
         i, kind, data, in_jar, (gname, good, _) = job
@@ -286,6 +329,8 @@ def section_classes():
         with LOCK:
             counts[res] += 1
             bykind[kind][res] += 1
+        if i % 2 == 0:
+            past_parsing(i, kind, box, inp, data)
         os.remove(inp)
         if not in_jar or res != 'rejected':
             return
@@ -342,6 +387,86 @@ def pyzip_ok(path):
         return 'zipfile: %s' % e
 
 
+# The modes past parsing: '' is the default mode (CCCP instrumentation).
+MODES = ('--reencode', '', '--analyze', '--cccp')
+LIB = {}
+
+
+def base_summary():
+    """A summary of java.base (its classes as inputs), made once: the quick
+    library of most runs in the modes past parsing (reading java.base.jmod
+    costs 0.3 s a run)."""
+    if 'sum' not in LIB:
+        p = os.path.join(A.work, 'java.base.sum')
+        st, err = run([A.rewrite, '-q', '--analyze', os.path.join(
+            A.jdk, 'jmods', 'java.base.jmod'), '--emit-summary', p],
+            timeout=600)
+        if st != 0:
+            raise SystemExit('campaign: cannot make %s: %s' % (p, err))
+        LIB['sum'] = p
+    return LIB['sum']
+
+
+def small_summary():
+    """A committed summary of java/lang/Object and three classes."""
+    return os.path.join(A.root, 'tests', 'fuzz', 'corpus', 'summary',
+                        'small-0.sum')
+
+
+def mode_run(mode, inputs, box, lib, out_dir=False):
+    """Run cccp-rewrite in 'mode' (one of MODES) on 'inputs' with library
+    arguments 'lib'. Output: box.out/o.jar (or one jar per input under
+    box.out/ with 'out_dir'), the report box.out/r.xml for --analyze.
+    Returns (status, stderr, the CCCP mode's extra outputs)."""
+    argv = [A.rewrite, '-q', '-j', '1'] + lib + ([mode] if mode else []) + \
+        list(inputs)
+    if mode == '--analyze':
+        argv += ['--report', os.path.join(box.out, 'r.xml')]
+    else:
+        argv += ['-o', box.out + '/' if out_dir else
+                 os.path.join(box.out, 'o.jar')]
+    extra = []
+    if mode in ('', '--cccp'):
+        extra = ['cccp-rt.jar', 'cccp.args' if out_dir else 'o.jar.args']
+    st, err = run(argv, cwd=box.cwd)
+    return st, err, extra
+
+
+def jar_entries(path):
+    with zipfile.ZipFile(path) as z:
+        return [(i.filename, z.read(i)) for i in z.infolist()]
+
+
+def transformed(out, want):
+    """None if jar 'out' holds the entries 'want' ((name, bytes), in order):
+    classes well-formed (hostile.walk_class, an independent reader), every
+    other entry byte-equal; else why not."""
+    why = pyzip_ok(out)
+    if why:
+        return why
+    got = jar_entries(out)
+    if [n for n, _ in got] != [n for n, _ in want]:
+        return 'entries %s, want %s' % ([n for n, _ in got][:6],
+                                        [n for n, _ in want][:6])
+    for (n, b), (_, w) in zip(got, want):
+        if n.endswith('.class'):
+            try:
+                hostile.walk_class(b)
+            except Exception as e:
+                return '%s: not a well-formed class: %s' % (n, e)
+        elif b != w:
+            return 'bytes of %s differ' % n
+    return None
+
+
+def report_ok(path):
+    try:
+        ET.parse(path)
+    except ET.ParseError as e:
+        return 'report is not well-formed: %s' % e
+    return None
+
+
 def jar_bases():
     bases = []
     if A.example and os.path.exists(A.example):
@@ -395,12 +520,18 @@ def dedup_check(inp, out):
 
 def container_section(section, make_jobs, count):
     """Shared driver: each job is (kind, filename, bytes, expect); runs
-    --identity into a folder and --copy into a jar."""
+    --identity into a folder, --copy into a jar, then one mode past
+    parsing in turn (jimages: --reencode or --analyze) into a folder, with
+    a small summary as the library (java/lang/Object and a few classes:
+    the container is under test here, and the runs stay cheap): when
+    --identity accepted the input, that mode must write the same jars (or
+    a well-formed report)."""
     t0 = time.time()
     rng = random.Random(A.seed * 31 + sum(map(ord, section)))
     jobs = make_jobs(rng, int(count * A.scale))
     counts, bykind, _ = new_stats()
     boxes = threading.local()
+    lib = ['--summary', small_summary()]
 
     def one(job):
         i, (kind, fname, data, expect) = job
@@ -410,6 +541,7 @@ def container_section(section, make_jobs, count):
         inp = os.path.join(box.inp, fname)
         with open(inp, 'wb') as f:
             f.write(data)
+        ident = None
         for mode in ('--identity', '--copy'):
             box.reset()
             if mode == '--identity':
@@ -446,9 +578,37 @@ def container_section(section, make_jobs, count):
             if res == 'ok' and expect == 'dups' and 'duplicate' not in err:
                 fail(section, kind, 'duplicates dropped without a warning',
                      [inp])
+            if res == 'ok' and mode == '--identity':
+                ident = {o: jar_entries(os.path.join(box.out, o))
+                         for o in listing(box.out)}
             with LOCK:
                 counts[res] += 1
                 bykind[kind][res] += 1
+        # one mode past parsing, in turn
+        mode = MODES[i % len(MODES)]
+        if section == 'jimages':
+            mode = ('--reencode', '--analyze')[i % 2]
+        box.reset()
+        st, err, extra = mode_run(mode, [inp], box, lib, out_dir=True)
+
+        def agrees(outs):
+            if mode == '--analyze':
+                return report_ok(os.path.join(box.out, 'r.xml'))
+            if ident is None:
+                return '--identity refused what %s accepted' % mode
+            if sorted(outs) != sorted(list(ident) + extra):
+                return 'outputs %s, --identity wrote %s' % (outs,
+                                                            sorted(ident))
+            for o, want in sorted(ident.items()):
+                why = transformed(os.path.join(box.out, o), want)
+                if why:
+                    return o + ': ' + why
+            return None
+        res = judge(section, kind + (mode or '--default')[1:4], box, [inp],
+                    st, err, None, agrees)
+        with LOCK:
+            counts[res + ' ' + (mode or '--default')[2:]] += 1
+            bykind[kind][res] += 1
         os.remove(inp)
 
     pmap(one, list(enumerate(jobs)))
@@ -757,82 +917,129 @@ def section_names():
     summary('names', counts, {}, t0)
 
 
+def tiny_class(name, sup, ifaces=(), acc=0x21):
+    """A class file with no members: 'name' extends 'sup' (None: no
+    superclass) and implements 'ifaces'."""
+    import struct
+    cp = []
+
+    def cls(n):
+        cp.append(b'\x01' + struct.pack('>H', len(n)) + n.encode())
+        cp.append(b'\x07' + struct.pack('>H', len(cp)))
+        return len(cp)
+    this = cls(name)
+    sup = cls(sup) if sup else 0
+    ii = [cls(i) for i in ifaces]
+    return (struct.pack('>IHHH', 0xCAFEBABE, 0, 52, len(cp) + 1) +
+            b''.join(cp) + struct.pack('>HHHH', acc, this, sup, len(ii)) +
+            b''.join(struct.pack('>H', i) for i in ii) + b'\0' * 6)
+
+
+def cycles(rng):
+    """(kind, entries) of class hierarchies with a cycle."""
+    k = rng.randrange(6)
+    obj = 'java/lang/Object'
+    if k == 0:
+        return 'cycle-self', [('p/C.class', tiny_class('p/C', 'p/C'))]
+    if k == 1:
+        return 'cycle-two', [('p/A.class', tiny_class('p/A', 'p/B')),
+                             ('p/B.class', tiny_class('p/B', 'p/A'))]
+    if k == 2:
+        n = rng.randint(3, 40)
+        return 'cycle-long', [('p/L%d.class' % i, tiny_class(
+            'p/L%d' % i, 'p/L%d' % ((i + 1) % n))) for i in range(n)]
+    if k == 3:
+        return 'cycle-iface', [
+            ('p/I.class', tiny_class('p/I', obj, ['p/J'], 0x601)),
+            ('p/J.class', tiny_class('p/J', obj, ['p/I'], 0x601)),
+            ('p/K.class', tiny_class('p/K', obj, ['p/I']))]
+    if k == 4:          # a class extends a library class that extends it
+        return 'cycle-library', [('p/S.class', tiny_class(
+            'java/lang/Object', 'p/S')), ('p/T.class', tiny_class(
+                'p/S', 'java/lang/Object'))]
+    return 'cycle-below', [('p/D.class', tiny_class('p/D', 'p/E')),
+                           ('p/E.class', tiny_class('p/E', 'p/D')),
+                           ('p/F.class', tiny_class('p/F', 'p/D'))]
+
+
 def section_modes():
     """Mutated classes between two good ones in a jar, through the modes
-    that go past parsing: --reencode (IR, frames, re-encoding), --cccp
-    (hierarchy, analysis, instrumentation; the default mode) and --analyze
-    (with --report). java.base is the class path, as it would be for an
-    application. Exit 0 must leave a readable jar with the input's entries
-    (and, for --cccp, the args file and the runtime jar) or a well-formed
-    report; exit 1 must name the jar and the bad entry and leave nothing.
-    A class whose bytecode cannot be re-typed may be rejected without a
-    byte offset (the method is named instead)."""
-    import xml.etree.ElementTree as ET
+    that go past parsing: --reencode (IR, frames, re-encoding), the default
+    mode and --cccp (hierarchy, analysis, instrumentation) and --analyze
+    (with --report); and jars holding a cyclic class hierarchy. The library
+    is java.base, as it would be for an application: every fourth run
+    reads java.base.jmod (--classpath), the others its summary. Exit
+    0 must leave a readable jar with the input's entries, classes
+    well-formed (and, for CCCP, the args file and the runtime jar) or a
+    well-formed report; exit 1 must name the jar and the bad entry and
+    leave nothing. A class whose bytecode cannot be re-typed may be
+    rejected without a byte offset (the method is named instead), as may
+    a cycle (the entry of its first class is named)."""
     t0 = time.time()
     rng = random.Random(A.seed + 7)
     srcs = class_sources(rng)
     base = os.path.join(A.jdk, 'jmods', 'java.base.jmod')
-    n = int(450 * A.scale)
+    libs = (['--classpath', base], ['--summary', base_summary()],
+            ['--summary', base_summary()], ['--summary', base_summary()])
+    n = int(1000 * A.scale)
     muts = hostile.CLASS_MUTATORS + hostile.CODE_MUTATORS
     # half the mutants keep the class well-formed and change its code
     cw = sum(w for _, _, w in hostile.CLASS_MUTATORS)
     kw = sum(w for _, _, w in hostile.CODE_MUTATORS)
     weights = [w for _, _, w in hostile.CLASS_MUTATORS] + \
         [w * cw / kw for _, _, w in hostile.CODE_MUTATORS]
-    modes = ['--reencode', '--cccp', '--analyze']
     jobs = []
     for i in range(n):
         name, b, info = rng.choice(srcs)
-        mname, fn, _ = rng.choices(muts, weights)[0]
-        jobs.append((i, modes[i % 3], mname, fn(b, info, rng),
-                     srcs[i % len(srcs)][1]))
+        good = srcs[i % len(srcs)][1]
+        if i % 12 == 11:
+            kind, es = cycles(rng)
+        else:
+            mname, fn, _ = rng.choices(muts, weights)[0]
+            kind, es = mname, [('p/Bad.class', fn(b, info, rng))]
+        mode = MODES[(i + i // 12) % len(MODES)]    # cycles too, in turn
+        jobs.append((i, mode, libs[(i // 4) % 4], kind,
+                     [('a/Good.class', good)] + es + [('z/Good.class',
+                                                       good)]))
     counts, bykind, notes = new_stats()
     boxes = threading.local()
 
     def one(job):
-        i, mode, kind, data, good = job
+        i, mode, lib, kind, pairs = job
         if not hasattr(boxes, 'b'):
             boxes.b = Box('modes-%d' % threading.get_ident())
         box = boxes.b
         box.reset()
-        jar, pairs = sandwich(box, i, data, good)
+        jar = os.path.join(box.inp, 'J%d.jar' % i)
+        with open(jar, 'wb') as f:
+            f.write(hostile.build_zip(hostile.zip_entries_from(pairs))[0])
+        st, err, extra = mode_run(mode, [jar], box, lib)
         if mode == '--analyze':
-            rep = os.path.join(box.out, 'r.xml')
-            argv = [A.rewrite, '-q', '-j', '1', '--classpath', base,
-                    '--analyze', jar, '--report', rep]
             want = ['r.xml']
 
             def verify(outs):
-                try:
-                    ET.parse(rep)
-                except ET.ParseError as e:
-                    return 'report is not well-formed: %s' % e
-                return None
+                return report_ok(os.path.join(box.out, 'r.xml'))
         else:
-            out = os.path.join(box.out, 'o.jar')
-            argv = [A.rewrite, '-q', '-j', '1', '--classpath', base, mode,
-                    jar, '-o', out]
-            want = ['o.jar'] + (['cccp-rt.jar', 'o.jar.args']
-                                if mode == '--cccp' else [])
+            want = ['o.jar'] + extra
 
             def verify(outs):
-                why = pyzip_ok(out)
-                if why:
-                    return why
-                with zipfile.ZipFile(out) as z:
-                    names = sorted(z.namelist())
-                want_names = sorted(nm for nm, _ in pairs)
-                return None if names == want_names else \
-                    'entries %s, want %s' % (names, want_names)
-        st, err = run(argv, cwd=box.cwd)
+                return transformed(os.path.join(box.out, 'o.jar'), pairs)
         el = error_lines(err)
         typed = st == 1 and len(el) == 1 and re.search(
-            r'method|frames|type|code|bytecode|instruction', el[0]) is not None
-        res = judge('modes', mode[2:] + ':' + kind, box, [jar], st, err,
-                    want, verify, want_offset=not typed,
-                    want_entry='p/Bad.class', stats=notes)
+            r'method|frames|type|code|bytecode|instruction|cyclic',
+            el[0]) is not None
+        res = judge('modes', (mode or '--default')[2:] + ':' + kind, box,
+                    [jar], st, err, want, verify, want_offset=not typed,
+                    want_entry=pairs[1][0] if len(pairs) == 3 else None,
+                    stats=notes)
+        if res == 'rejected' and kind.startswith('cycle'):
+            named = [nm for nm, _ in pairs[1:-1] if ': %s: ' % nm in el[0]]
+            if not named or 'cyclic' not in el[0]:
+                fail('modes', kind, 'a cycle not named by one of its '
+                     'entries: ' + el[0], [jar])
+                res = 'fail'
         with LOCK:
-            counts['%s %s' % (mode[2:], res)] += 1
+            counts['%s %s' % ((mode or '--default')[2:], res)] += 1
             bykind[kind][res] += 1
         os.remove(jar)
 
@@ -842,10 +1049,181 @@ def section_modes():
         print('    note: %s (%d)' % (k, v))
 
 
+def policy_mutant(seeds, rng):
+    """(kind, bytes) of a mutated policy file."""
+    b = bytearray(rng.choice(seeds))
+    k = rng.choice(['truncate', 'bitflip', 'byte', 'insert', 'splice-text',
+                    'attribute', 'entity', 'encoding', 'nesting', 'huge'])
+    if k == 'truncate':
+        return k, bytes(b[:rng.randrange(len(b) + 1)])
+    if k == 'bitflip':
+        for _ in range(rng.choice((1, 1, 3))):
+            b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        return k, bytes(b)
+    if k == 'byte':
+        b[rng.randrange(len(b))] = rng.choice(
+            [0, 0x1b, 0x80, 0xc3, 0xff, ord('<'), ord('&'), ord('"')])
+        return k, bytes(b)
+    at = rng.randrange(len(b) + 1)
+    if k == 'insert':
+        junk = rng.choice([b'<', b'>', b'&', b'&amp;', b'&#0;', b'&#x110000;',
+                           b']]>', b'<![CDATA[x]]>', b'<?pi x?>',
+                           b'<!-- c -->', b'\xef\xbb\xbf', b'\x00',
+                           b"<nonwrappable name='x'/>", b'\xc3\xa9'])
+        return k, bytes(b[:at] + junk + b[at:])
+    if k == 'splice-text':
+        other = rng.choice(seeds)
+        q = rng.randrange(len(other))
+        return k, bytes(b[:at] + other[q:q + rng.randint(1, 80)] + b[at:])
+    if k == 'attribute':
+        v = rng.choice(['', '*', '**', '0', '2', '-1', 'x' * 5000,
+                        '\u00e9\u4e2d\U0001f600', '&lt;&gt;', '\t\n'])
+        a = rng.choice(['class', 'name', 'desc', 'annotation', 'native',
+                        'virtual', 'sigpoly', 'id', 'why', 'version',
+                        'other'])
+        e = rng.choice(['nonoverloadable', 'nonwrappable', 'overloadable',
+                        'wrappable', 'policy', 'rule'])
+        body = ("<%s %s='%s'/>" % (e, a, v.replace("'", ''))).encode()
+        return k, b'<policy>' + body + b'</policy>'
+    if k == 'entity':
+        return k, rng.choice([
+            b'<!DOCTYPE policy SYSTEM "http://127.0.0.1:9/p.dtd"><policy/>',
+            b'<?xml version="1.0"?>\n<!DOCTYPE p [<!ENTITY e SYSTEM '
+            b'"file:///etc/passwd">]><policy why="&e;"/>',
+            b'<policy><nonwrappable name="&e;"/></policy>',
+            b'<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" '
+            b'href="/etc/passwd"/>'])
+    if k == 'encoding':
+        enc = rng.choice(['UTF-16', 'UTF-16LE', 'ISO-8859-1', 'EBCDIC',
+                          'ISO-2022-JP', 'UTF-32', 'no-such-charset'])
+        return k, ('<?xml version="1.0" encoding="%s"?>\n' % enc).encode() \
+            + bytes(b[rng.randrange(2) * b.find(b'<policy'):])
+    if k == 'nesting':
+        d = rng.choice((10, 300, 5000))
+        return k, b'<policy>' + b'<a>' * d + b'</a>' * d + b'</policy>'
+    n = rng.choice((1000, 20000))
+    return k, (b'<policy>' + b"<nonwrappable class='p/*' name='m'/>\n" * n +
+               b'</policy>')
+
+
+def fix_summary(b):
+    """A summary with its payload length and CRC-32 made right, so that a
+    mutant gets past the checksum (as the summary fuzz target does)."""
+    import struct
+    import zlib
+    if len(b) < 24 or b[:8] != b'CCCPHIER':
+        return b
+    b = bytearray(b)
+    struct.pack_into('>Q', b, 16, len(b) - 24)
+    struct.pack_into('>I', b, 12, zlib.crc32(bytes(b[24:])) & 0xffffffff)
+    return bytes(b)
+
+
+def summary_mutant(seeds, rng):
+    b = bytearray(rng.choice(seeds))
+    k = rng.choice(['truncate', 'bitflip', 'byte', 'u32', 'insert-delete'])
+    p = rng.randrange(24 if rng.random() < 0.2 else len(b))
+    if k == 'truncate':
+        b = b[:p]
+    elif k == 'bitflip':
+        b[p] ^= 1 << rng.randrange(8)
+    elif k == 'byte':
+        b[p] = rng.choice((0, 1, 0x7f, 0x80, 0xff))
+    elif k == 'u32':
+        p = min(p, len(b) - 4)
+        b[p:p + 4] = rng.choice((0, 1, 0xffff, 0x7fffffff, 0xffffffff,
+                                 len(b))).to_bytes(4, 'big')
+    else:
+        n = rng.randint(1, 16)
+        b = b[:p] + (bytes(rng.randrange(256) for _ in range(n))
+                     if rng.random() < 0.5 else b'') + b[p + n:]
+    if rng.random() < 0.8:
+        return k + '+crc', fix_summary(bytes(b))
+    return k, bytes(b)
+
+
+def section_aux():
+    """The other files users hand over: mutated policy files (--policy,
+    printed with --print-policy, or used by --analyze) and mutated summary
+    files (--summary, in the default mode and with --analyze). Exit 0 with
+    a policy that prints as well-formed XML, an instrumented jar or a
+    well-formed report; or exit 1 with one line naming the file, and
+    nothing written."""
+    t0 = time.time()
+    rng = random.Random(A.seed + 11)
+    pdir = os.path.join(A.root, 'tests', 'fuzz', 'corpus', 'policy')
+    pseeds = [open(os.path.join(pdir, f), 'rb').read()
+              for f in sorted(os.listdir(pdir))]
+    pseeds = [x for x in pseeds if x] or [b'<policy/>']
+    sdir = os.path.join(A.root, 'tests', 'fuzz', 'corpus', 'summary')
+    sseeds = [open(os.path.join(sdir, f), 'rb').read()
+              for f in sorted(os.listdir(sdir))]
+    jobs = []
+    for i in range(int(500 * A.scale)):
+        kind, b = policy_mutant(pseeds, rng)
+        jobs.append((i, 'policy', kind, b))
+    for i in range(int(500 * A.scale)):
+        kind, b = summary_mutant(sseeds, rng)
+        jobs.append((i, 'summary', kind, b))
+    counts, bykind, _ = new_stats()
+    boxes = threading.local()
+
+    def one(job):
+        i, what, kind, data = job
+        if not hasattr(boxes, 'b'):
+            boxes.b = Box('aux-%d' % threading.get_ident())
+        box = boxes.b
+        box.reset()
+        f = os.path.join(box.inp, '%s%d.%s' % (what, i, 'xml' if what ==
+                                                'policy' else 'sum'))
+        with open(f, 'wb') as fh:
+            fh.write(data)
+        stdout = []
+        if what == 'policy' and i % 2 == 0:
+            mode = 'print'
+            st, err = run([A.rewrite, '-q', '--policy', f, '--print-policy'],
+                          cwd=box.cwd, out=stdout)
+            want = []
+
+            def verify(outs):
+                try:
+                    root = ET.fromstring(stdout[0])
+                except ET.ParseError as e:
+                    return 'printed policy is not well-formed: %s' % e
+                return None if root.tag == 'policy' else 'root ' + root.tag
+        else:
+            mode = 'analyze' if what == 'policy' or i % 2 else 'default'
+            opt = ['--policy', f, '--summary', small_summary()] \
+                if what == 'policy' else ['--summary', f]
+            st, err, extra = mode_run('--analyze' if mode == 'analyze'
+                                      else '', [A.example], box, opt)
+            if mode == 'analyze':
+                want = ['r.xml']
+
+                def verify(outs):
+                    return report_ok(os.path.join(box.out, 'r.xml'))
+            else:
+                want = ['o.jar'] + extra
+
+                def verify(outs):
+                    return transformed(os.path.join(box.out, 'o.jar'),
+                                       jar_entries(A.example))
+        res = judge('aux', '%s-%s:%s' % (what, mode, kind), box, [f], st, err,
+                    want, verify)
+        with LOCK:
+            counts['%s-%s %s' % (what, mode, res)] += 1
+            bykind['%s-%s' % (what, kind)][res] += 1
+        os.remove(f)
+
+    pmap(one, jobs)
+    summary('aux', counts, bykind, t0)
+
+
 SECTIONS = {'classes': section_classes, 'jars': section_jars,
             'jmods': section_jmods, 'jimages': section_jimages,
             'realimage': section_realimage, 'bombs': section_bombs,
-            'names': section_names, 'modes': section_modes}
+            'names': section_names, 'modes': section_modes,
+            'aux': section_aux}
 
 
 def main():

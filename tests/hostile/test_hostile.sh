@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hostile inputs never hurt (issue 6): thousands of mutants of real classes,
-# jars, jmods and jimages, zip bombs and dangerous entry names (campaign.py),
+# jars, jmods and jimages, cyclic hierarchies, policy files and summaries,
+# zip bombs and dangerous entry names, through every mode (campaign.py),
 # then atomic output: SIGKILL in the middle of a whole-JDK run, a full disk,
 # a file-size limit, a read-only folder, an output that is an input.
 # Bounded: about two minutes with the normal build. Knobs: CCCP_REWRITE
@@ -47,7 +48,7 @@ one_error() {
 }
 
 echo "-- mutant campaign (seed $SEED, scale $SCALE)"
-for section in classes jars jmods jimages realimage bombs names modes; do
+for section in classes jars jmods jimages realimage bombs names modes aux; do
   log="$T/campaign-$section.log"
   python3 "$HERE/campaign.py" --rewrite "$REWRITE" --cmp "$CMP" \
     --work "$T/work" --jdk "$JDK17" --example "$EX" --seed "$SEED" \

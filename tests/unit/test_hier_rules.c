@@ -386,6 +386,11 @@ START_TEST(test_hier_rules__cycle) {
   HAS(ld.msg, "cyclic class hierarchy");
   HAS(ld.msg, "hi/CyA");
   HAS(ld.msg, "hi/CyB");
+  /* the class that names the cycle's origin: one of them, added */
+  const cr_hclass *cc = cr_hier_cycle_class(h);
+  ck_assert_ptr_nonnull(cc);
+  ck_assert(strncmp(cr_hclass_name(cc), "hi/Cy", 5) == 0);
+  ck_assert_uint_gt(cr_hclass_order(cc), 0);
   /* the cut hierarchy still answers, and nothing hangs */
   int unk = 0;
   cr_hier_resolve(h, "hi/CyA", "ref", "()Ljava/lang/Object;", &unk);
@@ -418,6 +423,8 @@ START_TEST(test_hier_rules__cycle_selfmade) {
   add_bytes(h, buf, n, 1, 2, 0);
   ck_assert_int_eq(cr_hier_link(h, &d), CR_EFORMAT);
   HAS(d.msg, "A -> B -> A");
+  ck_assert_str_eq(cr_hclass_name(cr_hier_cycle_class(h)), "A");
+  ck_assert_uint_eq(cr_hclass_order(cr_hier_cycle_class(h)), 1);
   cr_diag_clear(&d);
   ck_assert_int_eq(cr_hier_analyze(h, NULL, &d), 0);
   cr_hier_free(h);
@@ -598,6 +605,216 @@ START_TEST(test_hier_rules__oom_sweep) {
 }
 END_TEST
 
+/* Parsed fixture classes (and java/lang/Object first), in one arena. */
+typedef struct parsed {
+  cr_arena *a;
+  size_t n;
+  cr_class *c[128];
+  int kind[128];
+  int cyclic[128];            /* CyA, CyB (CyB patched into the cycle) */
+  uint8_t *bytes[128];
+} parsed;
+
+static void parse_all(parsed *ps) {
+  memset(ps, 0, sizeof *ps);
+  ps->a = cr_arena_new();
+  ck_assert_ptr_nonnull(ps->a);
+  cr_diag d;
+  cr_diag_clear(&d);
+  size_t on;
+  uint8_t *ob = object_bytes(&on);
+  ck_assert_ptr_nonnull(ob);
+  ck_assert_int_eq(cr_cf_parse(&ps->c[0], ps->a, ob, on, &d), 0);
+  ps->n = 1;
+  tu_files f = hi_files();
+  for (size_t i = 0; i < f.n && ps->n < 128; i++) {
+    const char *s = simple_name(f.path[i]);
+    int k = kind_of(s);
+    if (k < 0) continue;
+    size_t n;
+    uint8_t *b = tu_slurp(f.path[i], &n);
+    ck_assert_ptr_nonnull(b);
+    cr_class *c;
+    ck_assert_int_eq(cr_cf_parse(&c, ps->a, b, n, &d), 0);
+    ps->cyclic[ps->n] = strncmp(s, "Cy", 2) == 0;
+    if (strcmp(s, "CyB") == 0)
+      for (uint32_t j = 1; j < cr_cp_count(c->cp); j++)
+        if (cr_cp_tag(c->cp, j) == CR_CP_CLASS &&
+            strcmp(cr_cp_class_name(c->cp, j), "hi/CyA") == 0)
+          c->super_class = (uint16_t)j;
+    ps->bytes[ps->n] = b;
+    ps->kind[ps->n] = k;
+    ps->c[ps->n++] = c;
+  }
+  tu_files_free(&f);
+}
+
+static void parsed_free(parsed *ps) {
+  for (size_t i = 0; i < ps->n; i++) free(ps->bytes[i]);
+  cr_arena_free(ps->a);
+}
+
+/*
+** The application half of the fixtures against a summary of the other
+** half, allocation 'n' failing (n < 0: none): load, add (some supertypes
+** stay missing), link, the policy, the analysis with its conflicts, then
+** the report. Returns the code; on success '*out' (malloc'd) holds the
+** report, the conflicts and the call-site answers.
+*/
+static int app_run(const parsed *ps, const char *sum, long n, char **out,
+                   cr_diag *d) {
+  cr_hier *g = NULL;
+  cr_policy *p = NULL;
+  cr_diag_clear(d);
+  *out = NULL;
+  cr_alloc_fail_after(n);
+  int rc = cr_hier_new(&g, d);
+  if (!rc) rc = cr_hier_load(g, sum, d);
+  for (size_t i = 1; i < ps->n && !rc; i += 2)
+    if (!ps->cyclic[i])
+      rc = cr_hier_add_class(g, ps->c[i], ps->kind[i], 1000 + i, d);
+  if (!rc) rc = cr_hier_link(g, d);
+  if (!rc) rc = cr_policy_new(&p, 1, d);
+  if (!rc) rc = cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "seeds", d);
+  if (!rc) rc = cr_hier_analyze(g, p, d);
+  cr_alloc_fail_after(-1);
+  if (!rc) {
+    size_t len;
+    FILE *f = open_memstream(out, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(cr_hier_write_report(g, f, d), 0);
+    fprintf(f, "missing %zu, conflicts %zu\n", cr_hier_missing_count(g),
+            cr_hier_conflict_count(g));
+    for (size_t i = 0; i < cr_hier_conflict_count(g); i++) {
+      const cr_hmethod *m = cr_hier_conflict(g, i);
+      fprintf(f, "conflict %s.%s%s\n", cr_hclass_name(cr_hmethod_class(m)),
+              cr_hmethod_name(m), cr_hmethod_desc(m));
+    }
+    for (size_t i = 0; i < cr_hier_class_count(g); i++) {
+      const cr_hclass *c = cr_hier_class_at(g, i);
+      for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
+        const cr_hmethod *m = cr_hclass_method_at(c, k);
+        fprintf(f, "site %s.%s%s %d\n", cr_hclass_name(c),
+                cr_hmethod_name(m), cr_hmethod_desc(m),
+                cr_hier_site(g, cr_hclass_name(c), cr_hmethod_name(m),
+                             cr_hmethod_desc(m), CR_SITE_VIRTUAL, NULL));
+      }
+    }
+    fclose(f);
+  }
+  cr_policy_free(p);
+  cr_hier_free(g);
+  return rc;
+}
+
+/*
+** Allocation n fails, for every n until it succeeds: an application on
+** top of a saved summary (the path of --summary), and a hierarchy with a
+** cycle (an error path: CR_EFORMAT or CR_ENOMEM). Every failure is
+** CR_ENOMEM with nothing leaked (LeakSanitizer in the sanitizer build);
+** the run that succeeds answers exactly as the run without failures.
+*/
+START_TEST(test_hier_rules__oom_sweep_summary_app) {
+  mktmp();
+  char path[128];
+  snprintf(path, sizeof path, "%s/lib.sum", tmpdir);
+  parsed ps;
+  parse_all(&ps);
+  cr_diag d;
+  cr_diag_clear(&d);
+  /* the summary: java/lang/Object and every other fixture */
+  cr_hier *lib;
+  cr_policy *p;
+  ck_assert_int_eq(cr_hier_new(&lib, &d), 0);
+  for (size_t i = 0; i < ps.n; i += 2)
+    if (!ps.cyclic[i])
+      ck_assert_int_eq(cr_hier_add_class(lib, ps.c[i], ps.kind[i], i, &d),
+                       0);
+  ck_assert_int_eq(cr_hier_link(lib, &d), 0);
+  ck_assert_uint_gt(cr_hier_missing_count(lib), 0);
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "s", &d), 0);
+  ck_assert_int_eq(cr_hier_analyze(lib, p, &d), 0);
+  ck_assert_int_eq(cr_hier_save(lib, path, &d), 0);
+  cr_policy_free(p);
+  cr_hier_free(lib);
+
+  char *want, *got;
+  ck_assert_int_eq(app_run(&ps, path, -1, &want, &d), 0);
+  ck_assert(strstr(want, "<class name=\"hi/") != NULL);
+  int rc = -1;
+  long n;
+  for (n = 0; rc && n < 100000; n++) {
+    rc = app_run(&ps, path, n, &got, &d);
+    if (rc) {
+      ck_assert_msg(rc == CR_ENOMEM, "allocation %ld: %s", n, d.msg);
+    } else {
+      ck_assert_msg(strcmp(got, want) == 0, "allocation %ld: answers "
+                    "differ", n);
+      free(got);
+    }
+  }
+  ck_assert_int_eq(rc, 0);
+  free(want);
+  printf("application on a summary: %ld allocation failures handled\n",
+         n - 1);
+
+  /* the cycle: linking fails whatever the allocations do */
+  long m;
+  for (m = 0, rc = 0; rc != CR_EFORMAT && m < 100000; m++) {
+    cr_hier *h = NULL;
+    cr_diag_clear(&d);
+    cr_alloc_fail_after(m);
+    rc = cr_hier_new(&h, &d);
+    for (size_t i = 0; i < ps.n && !rc; i++)
+      rc = cr_hier_add_class(h, ps.c[i], ps.kind[i], i, &d);
+    if (!rc) rc = cr_hier_link(h, &d);
+    cr_alloc_fail_after(-1);
+    ck_assert_msg(rc == CR_ENOMEM || rc == CR_EFORMAT,
+                  "cycle, allocation %ld: code %d: %s", m, rc, d.msg);
+    if (rc == CR_EFORMAT) HAS(d.msg, "hi/Cy");
+    cr_hier_free(h);
+  }
+  ck_assert_int_eq(rc, CR_EFORMAT);
+  printf("hierarchy with a cycle: %ld allocation failures handled\n", m - 1);
+
+  /* a summary cut in its class records, length and CRC made right: the
+     reader fails half-way, and adds nothing whatever the allocations do */
+  size_t len;
+  uint8_t *b = tu_slurp(path, &len);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_uint_gt(len, 200);
+  len = len * 3 / 5;
+  uint64_t plen = len - 24;
+  for (int i = 0; i < 8; i++) b[16 + i] = (uint8_t)(plen >> (56 - 8 * i));
+  uint32_t crc = (uint32_t)crc32(crc32(0, Z_NULL, 0), b + 24, (uInt)plen);
+  for (int i = 0; i < 4; i++) b[12 + i] = (uint8_t)(crc >> (24 - 8 * i));
+  char cut[128];
+  snprintf(cut, sizeof cut, "%s/cut.sum", tmpdir);
+  FILE *f = fopen(cut, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(b, 1, len, f), len);
+  fclose(f);
+  free(b);
+  for (m = 0, rc = 0; rc != CR_EFORMAT && m < 100000; m++) {
+    cr_hier *h = NULL;
+    cr_diag_clear(&d);
+    cr_alloc_fail_after(m);
+    rc = cr_hier_new(&h, &d);
+    if (!rc) rc = cr_hier_load(h, cut, &d);
+    cr_alloc_fail_after(-1);
+    ck_assert_msg(rc == CR_ENOMEM || rc == CR_EFORMAT,
+                  "cut summary, allocation %ld: code %d: %s", m, rc, d.msg);
+    if (h) ck_assert_uint_eq(cr_hier_class_count(h), 0);
+    cr_hier_free(h);
+  }
+  ck_assert_int_eq(rc, CR_EFORMAT);
+  printf("summary cut short: %ld allocation failures handled\n", m - 1);
+  parsed_free(&ps);
+  rmtmp();
+}
+END_TEST
+
 START_TEST(test_hier_rules__summary_corrupt) {
   mktmp();
   int rc;
@@ -773,6 +990,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__summary_roundtrip);
   tcase_add_test(tc, test_hier_rules__summary_corrupt);
   tcase_add_test(tc, test_hier_rules__oom_sweep);
+  tcase_add_test(tc, test_hier_rules__oom_sweep_summary_app);
   tcase_add_test(tc, test_hier_rules__threads);
   tcase_add_test(tc, test_hier_rules__duplicates);
   suite_add_tcase(s, tc);

@@ -367,6 +367,82 @@ static char *run(const char *cmd) {
 }
 
 /*
+** Names that are modified UTF-8 but not UTF-8: a supplementary character
+** (a legal Java identifier, as javac writes it: a surrogate pair) and
+** U+0000. The twins and wrappers carry the same name bytes; the pool API
+** takes such names back from 'cr_cp_str' as they are.
+*/
+START_TEST(test_xf_cccp__mutf8_names) {
+  static const uint8_t pool[] = {
+    1, 0, 6, 'x', 's', '/', 'S', 'u', 'p',                   /* 1 */
+    7, 0, 1,                                                 /* 2 */
+    1, 0, 16, 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/',
+    'O', 'b', 'j', 'e', 'c', 't',                            /* 3 */
+    7, 0, 3,                                                 /* 4 */
+    1, 0, 7, 'a', 0xed, 0xa0, 0xb5, 0xed, 0xb2, 0x9c,        /* 5 a U+1D49C */
+    1, 0, 4, '(', 'I', ')', 'I',                             /* 6 */
+    1, 0, 4, 'C', 'o', 'd', 'e',                             /* 7 */
+    12, 0, 5, 0, 6,                                          /* 8 */
+    10, 0, 2, 0, 8,                                          /* 9 */
+    1, 0, 1, 'f',                                            /* 10 */
+    1, 0, 3, 'n', 0xc0, 0x80,                                /* 11 n U+0000 */
+  };
+  static const uint8_t body[] = {
+    0, 0x21, 0, 2, 0, 4, 0, 0, 0, 0, 0, 3,
+    /* public static a𝒜(I)I { return x + 1; } */
+    0, 0x09, 0, 5, 0, 6, 0, 1, 0, 7, 0, 0, 0, 16, 0, 2, 0, 1, 0, 0, 0, 4,
+    0x1a, 0x04, 0x60, 0xac, 0, 0, 0, 0,
+    /* public f(I)I { return a𝒜(y); } */
+    0, 0x01, 0, 10, 0, 6, 0, 1, 0, 7, 0, 0, 0, 17, 0, 1, 0, 2, 0, 0, 0, 5,
+    0x1b, 0xb8, 0, 9, 0xac, 0, 0, 0, 0,
+    /* public static n\0(I)I { return x + 1; } */
+    0, 0x09, 0, 11, 0, 6, 0, 1, 0, 7, 0, 0, 0, 16, 0, 2, 0, 1, 0, 0, 0, 4,
+    0x1a, 0x04, 0x60, 0xac, 0, 0, 0, 0,
+    0, 0};
+  uint8_t buf[512];
+  size_t n = tu_class(buf, sizeof buf, 52, 12, pool, sizeof pool, body,
+                      sizeof body);
+  ck_assert_uint_gt(n, 0);
+  cr_diag d;
+  cr_diag_clear(&d);
+  inst x;
+  memset(&x, 0, sizeof x);
+  x.a = cr_arena_new();
+  ck_assert_int_eq(cr_cf_parse(&x.c, x.a, buf, n, &d), 0);
+  cr_hier *h;
+  cr_policy *p;
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  ck_assert_int_eq(cr_hier_add_class(h, x.c, 1, 0, &d), 0);
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_hier_analyze(h, p, &d), 0);
+  cr_typeinfo ti = cr_hier_typeinfo(h);
+  x.o.h = h;
+  x.o.env.ti = &ti;
+  ck_assert_msg(cr_xf_cccp(x.c, &x.o, &d) == 0, "%s", d.msg);
+  ck_assert_uint_eq(x.o.nfailed, 0);
+  const char *sup = "a\xed\xa0\xb5\xed\xb2\x9c", *nul = "n\xc0\x80";
+  ck_assert_ptr_nonnull(method(&x, sup, "(I" CCD ")I"));
+  ck_assert_ptr_nonnull(method(&x, nul, "(I" CCD ")I"));
+  cr_member *f = method(&x, "f", "(I" CCD ")I");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_ge(find_call(&x, f, CR_OP_INVOKESTATIC, "xs/Sup", sup,
+                             "(I" CCD ")I", NULL), 0);
+  cr_buf b;
+  cr_buf_init(&b);
+  ck_assert_int_eq(cr_cf_write(&b, x.c, &d), 0);
+  cr_arena *a2 = cr_arena_new();
+  cr_class *c2;
+  ck_assert_int_eq(cr_cf_parse(&c2, a2, b.data, b.len, &d), 0);
+  cr_arena_free(a2);
+  cr_buf_free(&b);
+  cr_policy_free(p);
+  cr_hier_free(h);
+  cr_arena_free(x.a);
+}
+END_TEST
+
+/*
 ** Allocation n fails, for every n until it succeeds, while each fixture
 ** class is instrumented and written: the transform reports CR_ENOMEM and
 ** the class arena takes everything back (LeakSanitizer in the sanitizer
@@ -481,6 +557,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_xf_cccp__nonoverloadable);
   tcase_add_test(tc, test_xf_cccp__sites);
   tcase_add_test(tc, test_xf_cccp__deterministic_and_idempotent_refusal);
+  tcase_add_test(tc, test_xf_cccp__mutf8_names);
   tcase_add_test(tc, test_xf_cccp__oom_sweep);
   tcase_add_test(tc, test_xf_cccp__hotspot_verifies);
   suite_add_tcase(s, tc);

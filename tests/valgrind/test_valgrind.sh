@@ -2,8 +2,9 @@
 # valgrind memcheck on representative runs of cccp-rewrite (make valgrind):
 # instrumenting the example application against the JDK image, re-encoding
 # and instrumenting a real jar with two worker threads, the analysis with
-# a report and a summary, and a bad input. Any memcheck error or a leak
-# (definite or indirect) fails the run. Takes a few minutes.
+# a policy file, a report and a summary, stress probes, a bad class and a
+# bad policy. Any memcheck error or a leak (definite or indirect) fails
+# the run. Takes about half a minute.
 #
 # Environment: CCCP_REWRITE, BUILD, JDK17.
 set -u
@@ -42,8 +43,12 @@ vg reencode-j2 -q -j 2 --reencode --classpath "$JDK17/jmods/java.base.jmod" \
 vg instrument-j2 -q -j 2 --classpath "$JDK17/jmods/java.base.jmod" \
   "$JAR" -o "$T/in.jar"
 vg analyze -q --analyze --classpath "$JDK17/jmods/java.base.jmod" "$JAR" \
+  --policy "$ROOT/tests/data/apps/rhino-policy.xml" \
   --report "$T/r.xml" --emit-summary "$T/s.sum"
 vg summary -q --summary "$T/s.sum" "$EX" -o "$T/ex2.jar"
+vg stress-probes -q --stress-probes --summary "$T/s.sum" "$EX" -o "$T/ex3.jar"
 printf 'not a class' >"$T/bad.class"
 vg bad-input -q --identity "$T/bad.class" -o "$T/bad-out.class"
+printf '<policy><nonwrappable name="x"/><oops/></policy>' >"$T/bad.xml"
+vg bad-policy -q --policy "$T/bad.xml" --analyze "$EX"
 finish
