@@ -355,9 +355,10 @@ typedef struct cr_fixup {
 /*
 ** A method body being edited. 'first'..'last' is the instruction list.
 ** 'fixups' rebind LineNumberTable, LocalVariable(Type)Table and type
-** annotation offsets. Layout results: 'code_len', and 'nlong' (branches
-** widened). Instructions the analysis marks 'dead' are encoded as
-** nop...nop athrow over the bytes of each run of them (ASM's rule).
+** annotation offsets. Layout results: 'code_len', 'nlong' (branches
+** widened) and 'locals_top'. Instructions the analysis marks 'dead' are
+** encoded as nop...nop athrow over the bytes of each run of them (ASM's
+** rule).
 */
 typedef struct cr_body {
   cr_class *cls;
@@ -375,6 +376,8 @@ typedef struct cr_body {
   uint32_t ncatch, ccatch;
   uint32_t code_len;        /* after layout */
   uint32_t nlong;           /* after layout: branches in long form */
+  uint32_t locals_top;      /* after layout: one past the highest local
+                               slot an instruction uses */
   uint16_t max_stack, max_locals;  /* set by whoever computes them */
   uint8_t has_jsr;          /* contains jsr/jsr_w/ret */
   uint8_t force_long;       /* layout: every branch in long form */
@@ -388,7 +391,10 @@ typedef struct cr_body {
 ** Code's type annotations gets a label (offsets inside an instruction
 ** snap to its start). CR_EFORMAT with the bytecode offset for truncated
 ** or undefined instructions and for targets outside the code or inside
-** an instruction. Nothing in 'c' changes.
+** an instruction. Nothing in 'c' changes. The body and everything the
+** analysis and layout need live in 'a', which may be scratch memory
+** freed after 'cr_body_commit': what the class keeps goes to its own
+** arena.
 */
 int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
                    cr_diag *d);
@@ -425,8 +431,11 @@ uint32_t cr_insn_size(const cr_body *b, const cr_insn *i, uint32_t off);
 /*
 ** Max locals needed by the instructions and the descriptor (at least
 ** the original 'max_locals', which may cover debug-only slots).
+** 'cr_body_max_locals_laid' is the same right after 'cr_body_layout',
+** without a pass over the instructions.
 */
 uint32_t cr_body_max_locals(const cr_body *b);
+uint32_t cr_body_max_locals_laid(const cr_body *b);
 
 /*
 ** Stack depth analysis for code without frames (class version < 50, or

@@ -75,6 +75,12 @@ char *cr_arena_strndup(cr_arena *a, const char *s, size_t n);
 /* Grow an arena array of 'n' elements to 'newn' (copying); old stays. */
 void *cr_arena_realloc(cr_arena *a, void *old, size_t oldsize, size_t newsize);
 size_t cr_arena_used(const cr_arena *a);   /* bytes handed out */
+/*
+** Free everything allocated from 'a' at once but keep its newest chunk,
+** so that scratch memory reused in a loop (one method body after another)
+** stays allocated and warm in the cache. Every pointer into 'a' dies.
+*/
+void cr_arena_reset(cr_arena *a);
 
 /*
 ** Fault injection for tests: after 'n' more successful allocations through

@@ -48,6 +48,17 @@ typedef struct an_type {
   uint16_t cp;          /* Class index in the pool, 0 until needed */
 } an_type;
 
+/* What the pool entry of an invoke or field instruction means to the
+** frame computation, worked out once per pool index. */
+typedef struct an_ref {
+  vt ty;                /* the field type, or the return type */
+  int32_t args;         /* invokes: argument slots */
+  uint8_t kind;         /* 0 not known yet, AN_FIELD or AN_INVOKE */
+  uint8_t flags;        /* invokes: AN_RETURNS, AN_INIT */
+} an_ref;
+enum { AN_FIELD = 1, AN_INVOKE = 2 };
+enum { AN_RETURNS = 1, AN_INIT = 2 };   /* a value; named <init> */
+
 struct cr_an {
   cr_class *c;
   cr_arena *a;
@@ -58,6 +69,8 @@ struct cr_an {
   uint32_t hmask;
   uint32_t *bycp;       /* Class pool index -> id + 1 */
   uint32_t nbycp;
+  an_ref *refs;         /* by pool index: member references seen */
+  uint32_t nrefs;
   uint32_t nmissing;
   int scanned;          /* the pool's Class entries are all interned */
   int oom;              /* an allocation failed: types (joins, supertypes)
@@ -74,6 +87,9 @@ int32_t cr_an__intern_copy(cr_an *an, const char *name, size_t len);
 int32_t cr_an__class(cr_an *an, uint32_t i);
 /* Type of a field descriptor's first type ('len' is its length). */
 vt cr_an__desc(cr_an *an, const char *s, size_t len, int *err);
+/* The cache slot of member reference 'i' (zeroed when new); NULL on
+** OOM. */
+an_ref *cr_an__ref(cr_an *an, uint32_t i);
 /* Join of two reference type ids (least common superclass). */
 uint32_t cr_an__join(cr_an *an, uint32_t x, uint32_t y);
 /* Pool Class index of type 'id' (added when absent); <0 on error. */
@@ -87,6 +103,10 @@ int cr_an__cpclass(cr_an *an, uint32_t id, cr_diag *d);
 */
 int cr_an__encode(cr_an *an, const cr_xframe *fr, uint32_t n,
                   cr_stackmap **out, cr_arena *a, cr_diag *d);
+
+/* 'cr_an_frames' for a body whose 'cr_body_max_locals' is 'nloc'. */
+int cr_an__frames(cr_an *an, cr_body *b, uint32_t nloc, cr_stackmap **smt,
+                  cr_diag *d);
 
 /* Set 'aux' = 1 on every label that starts a basic block, 0 elsewhere. */
 void cr_an__mark_leaders(cr_body *b);

@@ -33,7 +33,8 @@ typedef struct fa {
   int lchanged;            /* a local changed in the last instruction */
   uint32_t *wl;            /* worklist of block indices */
   uint32_t nwl;
-  cr_insn **byid;          /* instruction by id, for 'new' */
+  cr_insn **byid;          /* the 'new' instructions by id (made by the
+                              first one run) */
 } fa;
 
 static int oom(fa *f) { return cr_diag_set(f->d, CR_ENOMEM, -1,
@@ -89,39 +90,42 @@ void cr_an__mark_leaders(cr_body *b) {
 
 static int build_blocks(fa *f) {
   cr_body *b = f->b;
-  cr_an__mark_leaders(b);
-  /* count, then fill */
+  /* the labels that start a block, by id (as 'cr_an__mark_leaders' but
+  ** without a pass to clear 'aux' first) */
+  uint8_t *lead = cr_arena_calloc(b->a, b->ninsn + 1, 1);
+  /* at most one block per real instruction: filled in one pass */
+  f->bl = cr_arena_alloc(b->a, (b->ninsn + 1) * sizeof *f->bl);
+  if (!lead || !f->bl) return oom(f);
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->target) lead[i->target->id] = 1;
+    if (i->sw) {
+      lead[i->sw->dflt->id] = 1;
+      for (uint32_t j = 0; j < i->sw->n; j++) lead[i->sw->targets[j]->id] = 1;
+    }
+  }
+  for (uint32_t k = 0; k < b->ntcb; k++)
+    lead[b->tcb[k].start->id] = lead[b->tcb[k].end->id] =
+        lead[b->tcb[k].handler->id] = 1;
+  /* labels take the block of the next real instruction: those since the
+  ** last one ('pend' on) get it when it comes, those at the end 'nbl' */
   uint32_t n = 0;
   int brk = 1;
+  cr_insn *pend = NULL;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op == CR_OP_LABEL) {
-      brk |= i->aux == 1;
+      brk |= lead[i->id];
+      if (!pend) pend = i;
       continue;
     }
-    if (brk) n++;
-    brk = ends_block(i);
-  }
-  f->bl = cr_arena_calloc(b->a, n ? n : 1, sizeof *f->bl);
-  if (!f->bl) return oom(f);
-  f->nbl = n;
-  n = 0;
-  brk = 1;
-  for (cr_insn *i = b->first; i; i = i->next) {
-    if (i->op == CR_OP_LABEL) {
-      brk |= i->aux == 1;
-      continue;
-    }
-    if (brk) f->bl[n++].first = i;
+    if (brk) f->bl[n++] = (blk){.first = i};
     f->bl[n - 1].last = i;
+    for (; pend; pend = pend->next == i ? NULL : pend->next)
+      pend->aux = n - 1;
     i->aux = n - 1;
     brk = ends_block(i);
   }
-  /* labels take the block of the next real instruction */
-  uint32_t next = f->nbl;
-  for (cr_insn *i = b->last; i; i = i->prev) {
-    if (i->op != CR_OP_LABEL) next = i->aux;
-    else i->aux = next;
-  }
+  f->nbl = n;
+  for (; pend; pend = pend->next) pend->aux = f->nbl;
   /* frame points */
   for (uint32_t k = 0; k < f->nbl; k++) {
     cr_insn *i = f->bl[k].last;
@@ -208,14 +212,12 @@ static const char simple_tab[CR_OP__COUNT + 1] =
     "-ITT--TTT-";
 
 static int simple(unsigned op) {
-  switch (op < CR_OP__COUNT ? simple_tab[op] : '-') {
-  case 'T': return CR_VT_TOP;
-  case 'I': return CR_VT_INTEGER;
-  case 'J': return CR_VT_LONG;
-  case 'F': return CR_VT_FLOAT;
-  case 'D': return CR_VT_DOUBLE;
-  default: return -1;
-  }
+  /* a table, not a switch: this runs for every instruction */
+  static const int8_t kind[128] = {
+      ['T'] = CR_VT_TOP + 1, ['I'] = CR_VT_INTEGER + 1,
+      ['J'] = CR_VT_LONG + 1, ['F'] = CR_VT_FLOAT + 1,
+      ['D'] = CR_VT_DOUBLE + 1};
+  return op < CR_OP__COUNT ? kind[(unsigned char)simple_tab[op]] - 1 : -1;
 }
 
 /* Write 'v' to local 'n' (two slots for long/double), invalidating a
@@ -303,19 +305,49 @@ static int arg_slots(const char *s, size_t n, const char **ret,
   return slots;
 }
 
-static int invoke(fa *f, const cr_insn *i) {
+/*
+** The pool entry of invoke 'i': argument slots, return type, whether it
+** names <init>; worked out once per pool index. 0, or -1 when the
+** descriptor is malformed ("bad method reference") and -2 when its
+** return type is ("bad return type"); these are not cached, as every use
+** reports them. '*out' is the cache slot, or 'tmp' (out of memory, or a
+** bad return type: the argument slots are still good).
+*/
+static int invoke_ref(fa *f, const cr_insn *i, an_ref *tmp,
+                      const an_ref **out) {
+  an_ref *r = cr_an__ref(f->an, (uint32_t)i->a);
+  if (r && r->kind == AN_INVOKE) {
+    *out = r;
+    return 0;
+  }
   size_t n, nl, tl;
   const char *desc = cr_insn_desc(f->b, i, &n), *ty;
   int args, err = 0;
-  if (!desc || (args = arg_slots(desc, n, &ty, &tl)) < 0)
-    return bad(f, i, "bad method reference");
-  POPN(args);
+  if (!desc || (args = arg_slots(desc, n, &ty, &tl)) < 0) return -1;
+  const char *name = cr_insn_name(f->b, i, &nl);
+  an_ref v = {VT_TOP, args, AN_INVOKE, 0};
+  if (name && nl == 6 && memcmp(name, "<init>", 6) == 0) v.flags |= AN_INIT;
+  if (!(ty[0] == 'V' && tl == 1)) {
+    v.ty = cr_an__desc(f->an, ty, tl, &err);
+    v.flags |= AN_RETURNS;
+  }
+  *tmp = v;
+  *out = tmp;
+  if (err) return -2;
+  if (r) *out = r, *r = v;
+  return 0;
+}
+
+static int invoke(fa *f, const cr_insn *i) {
+  an_ref tmp;
+  const an_ref *r;
+  int err = 0, bad_ret = invoke_ref(f, i, &tmp, &r);
+  if (bad_ret == -1) return bad(f, i, "bad method reference");
+  POPN(r->args);
   if (i->op != CR_OP_INVOKESTATIC && i->op != CR_OP_INVOKEDYNAMIC) {
     POPN(1);
     vt recv = f->stk[f->sp];
-    const char *name = cr_insn_name(f->b, i, &nl);
-    if (i->op == CR_OP_INVOKESPECIAL && name && nl == 6 &&
-        memcmp(name, "<init>", 6) == 0) {
+    if (i->op == CR_OP_INVOKESPECIAL && (r->flags & AN_INIT)) {
       vt to = inited(f, i, recv, &err);
       if (err) return bad(f, i, "<init> on an initialised value");
       for (uint32_t k = 0; k < f->nloc; k++)
@@ -324,19 +356,25 @@ static int invoke(fa *f, const cr_insn *i) {
         if (f->stk[k] == recv) f->stk[k] = to;
     }
   }
-  if (ty[0] == 'V' && tl == 1) return 0;
-  vt v = cr_an__desc(f->an, ty, tl, &err);
-  if (err) return bad(f, i, "bad return type");
-  return push(f, v);
+  if (bad_ret) return bad(f, i, "bad return type");
+  if (!(r->flags & AN_RETURNS)) return 0;
+  return push(f, r->ty);
 }
 
 static int field(fa *f, const cr_insn *i) {
-  size_t n;
-  int err = 0;
-  const char *desc = cr_insn_desc(f->b, i, &n);
-  if (!desc) return bad(f, i, "bad field reference");
-  vt v = cr_an__desc(f->an, desc, n, &err);
-  if (err) return bad(f, i, "bad field descriptor");
+  an_ref *r = cr_an__ref(f->an, (uint32_t)i->a);
+  vt v;
+  if (r && r->kind == AN_FIELD) {
+    v = r->ty;
+  } else {
+    size_t n;
+    int err = 0;
+    const char *desc = cr_insn_desc(f->b, i, &n);
+    if (!desc) return bad(f, i, "bad field reference");
+    v = cr_an__desc(f->an, desc, n, &err);
+    if (err) return bad(f, i, "bad field descriptor");
+    if (r) *r = (an_ref){v, 0, AN_FIELD, 0};
+  }
   uint32_t w = VT_IS2(v) ? 2 : 1;
   switch (i->op) {
   case CR_OP_GETSTATIC: return push(f, v);
@@ -474,6 +512,13 @@ static int exec(fa *f, const cr_insn *i) {
   case CR_OP_NEW:
     if (cr_an__class(f->an, (uint32_t)i->a) < 0)
       return bad(f, i, "bad class reference");
+    /* an uninitialised value names its 'new': remember it by id (values
+    ** of this kind only ever come from here) */
+    if (!f->byid &&
+        !(f->byid = cr_arena_calloc(f->b->a, f->b->ninsn + 1,
+                                    sizeof *f->byid)))
+      return oom(f);
+    f->byid[i->id] = (cr_insn *)i;
     return push(f, VT(CR_VT_UNINIT, i->id));
   case CR_OP_NEWARRAY: {
     POPN(1);
@@ -689,6 +734,11 @@ static int cut_dead(fa *f) {
 }
 
 int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
+  return cr_an__frames(an, b, cr_body_max_locals(b), smt, d);
+}
+
+int cr_an__frames(cr_an *an, cr_body *b, uint32_t nloc, cr_stackmap **smt,
+                  cr_diag *d) {
   *smt = NULL;
   if (an->c->major < 50 || b->has_jsr)
     return cr_diag_set(d, CR_EUNSUPPORTED, -1,
@@ -699,7 +749,7 @@ int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
   f->an = an;
   f->b = b;
   f->d = d;
-  f->nloc = cr_body_max_locals(b);
+  f->nloc = nloc;
   int rc = build_blocks(f);
   if (rc) return rc;
   if (f->nbl == 0)
@@ -707,10 +757,10 @@ int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
   f->loc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
   f->acc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
   f->wl = cr_arena_alloc(b->a, f->nbl * sizeof *f->wl);
-  f->byid = cr_arena_calloc(b->a, b->ninsn + 1, sizeof *f->byid);
-  if (!f->loc || !f->acc || !f->wl || !f->byid) return oom(f);
-  for (cr_insn *i = b->first; i; i = i->next) f->byid[i->id] = i;
-  if ((rc = entry_state(f, f->loc)) != 0) return rc;
+  vt *init = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
+  if (!f->loc || !f->acc || !f->wl || !init) return oom(f);
+  if ((rc = entry_state(f, init)) != 0) return rc;
+  memcpy(f->loc, init, f->nloc * sizeof(vt));
   if ((rc = flow(f, 0, f->loc, NULL, 0, b->first)) != 0) return rc;
   while (f->nwl) {
     uint32_t k = f->wl[--f->nwl];
@@ -743,15 +793,15 @@ int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
     if (f->bl[k].st ? f->bl[k].fp : (k == 0 || f->bl[k - 1].st)) nfr++;
   }
   if (nfr == 0) return 0;
+  /* the StackMapTable points into 'pool': it lives as long as the class */
   cr_xframe *fr = cr_arena_calloc(b->a, nfr + 1, sizeof *fr);
-  cr_vtype *pool = cr_arena_alloc(b->a, (size_t)(nfr + 1) *
+  cr_vtype *pool = cr_arena_alloc(an->c->arena, (size_t)(nfr + 1) *
                                   (f->nloc + f->maxsp + 1) * sizeof *pool);
   if (!fr || !pool) return oom(f);
   /* fr[0]: the implicit initial frame */
-  entry_state(f, f->loc);
   uint32_t cnt;
   fr[0].locals = pool;
-  if ((rc = items(f, f->loc, f->nloc, 1, pool, &cnt)) != 0) return rc;
+  if ((rc = items(f, init, f->nloc, 1, pool, &cnt)) != 0) return rc;
   fr[0].nlocals = (uint16_t)cnt;
   pool += cnt;
   uint32_t m = 1;
@@ -782,5 +832,5 @@ int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d) {
       m++;
     }
   }
-  return cr_an__encode(an, fr, m, smt, b->a, d);
+  return cr_an__encode(an, fr, m, smt, an->c->arena, d);
 }

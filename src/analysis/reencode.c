@@ -11,19 +11,20 @@ int cr_an_commit(cr_an *an, cr_body *b, cr_diag *d) {
   cr_stackmap *smt = NULL;
   int rc = cr_body_layout(b, d);
   if (rc) return rc;
-  if (cr_body_max_locals(b) > 65535)
+  uint32_t nloc = cr_body_max_locals_laid(b);
+  if (nloc > 65535)
     return cr_diag_set(d, CR_ETOOLARGE, -1, "%s: max_locals %u over 65535",
-                       cr_body_where(b), cr_body_max_locals(b));
+                       cr_body_where(b), nloc);
   unsigned major = an->c->major;
   if (major >= 50 && !b->has_jsr) {
-    rc = cr_an_frames(an, b, &smt, d);
+    rc = cr_an__frames(an, b, nloc, &smt, d);
   } else if (major >= 51) {
     return cr_diag_set(d, CR_EFORMAT, -1,
                        "%s: jsr/ret in a class of version %u (allowed "
                        "below 51 only)", cr_body_where(b), major);
   } else {
     rc = cr_body_max_stack(b, d);
-    b->max_locals = (uint16_t)cr_body_max_locals(b);
+    b->max_locals = (uint16_t)nloc;
   }
   if (rc) return rc;
   return cr_body_commit(b, smt, d);
@@ -64,10 +65,14 @@ static int stress(cr_body *b, cr_diag *d) {
   return 0;
 }
 
-int cr_reencode_method(cr_an *an, cr_member *m, unsigned flags,
-                       cr_diag *d) {
+/*
+** One method, its body and all working data in arena 'scratch' (what the
+** commit keeps goes to the class arena).
+*/
+static int reencode_one(cr_an *an, cr_member *m, unsigned flags,
+                        cr_arena *scratch, cr_diag *d) {
   cr_body *b;
-  int rc = cr_body_decode(&b, an->c, m, an->a, d);
+  int rc = cr_body_decode(&b, an->c, m, scratch, d);
   /* HotSpot treats a method whose code is just 'return' as empty: an
   ** empty finalize() means "no finalizer". Probes would change that. */
   cr_code *code = cr_member_code(m);
@@ -77,16 +82,26 @@ int cr_reencode_method(cr_an *an, cr_member *m, unsigned flags,
   return rc;
 }
 
+int cr_reencode_method(cr_an *an, cr_member *m, unsigned flags,
+                       cr_diag *d) {
+  return reencode_one(an, m, flags, an->a, d);
+}
+
 int cr_reencode(cr_class *c, cr_reencode_opts *o, cr_diag *d) {
   cr_an *an;
   int rc = cr_an_new(&an, c, &o->env, d), first = 0;
   if (rc) return rc;
+  /* one scratch arena, emptied after each method: the bodies of a big
+  ** class do not pile up, and the memory stays in the cache */
+  cr_arena *scratch = cr_arena_new();
+  if (!scratch) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   for (uint32_t k = 0; k < c->nmethods; k++) {
     cr_member *m = &c->methods[k];
     if (!cr_member_code(m)) continue;
     cr_diag md;
     cr_diag_clear(&md);
-    rc = cr_reencode_method(an, m, o->flags, &md);
+    rc = reencode_one(an, m, o->flags, scratch, &md);
+    cr_arena_reset(scratch);
     if (!rc) {
       o->nok++;
       continue;
@@ -102,6 +117,7 @@ int cr_reencode(cr_class *c, cr_reencode_opts *o, cr_diag *d) {
       cr_diag_set(d, rc, md.offset, "%s", md.msg);
     }
   }
+  cr_arena_free(scratch);
   return first;
 }
 

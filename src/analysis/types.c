@@ -101,6 +101,20 @@ int32_t cr_an__class(cr_an *an, uint32_t i) {
   return (int32_t)an->bycp[i] - 1;
 }
 
+an_ref *cr_an__ref(cr_an *an, uint32_t i) {
+  if (i >= an->nrefs) {
+    uint32_t n = cr_cp_count(an->c->cp) + 16;
+    if (n <= i) n = i + 16;
+    an_ref *v = cr_arena_realloc(an->a, an->refs, an->nrefs * sizeof *v,
+                                 n * sizeof *v);
+    if (!v) return NULL;
+    memset(v + an->nrefs, 0, (n - an->nrefs) * sizeof *v);
+    an->refs = v;
+    an->nrefs = n;
+  }
+  return &an->refs[i];
+}
+
 vt cr_an__desc(cr_an *an, const char *s, size_t len, int *err) {
   if (len == 0) {
     *err = 1;

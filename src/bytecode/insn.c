@@ -163,12 +163,19 @@ static int32_t s4(const uint8_t *p) { return (int32_t)cr_be32(p); }
 ** Length of the instruction at 'off' (code of 'n' bytes), or 0 when it is
 ** truncated, undefined or badly formed; '*why' then says what is wrong.
 */
+/* Length by format for the formats of fixed length, else 0 (ORDER
+** CR_FMT). */
+static const uint8_t fixed_len[CR_FMT_WIDE + 1] = {
+    0, 1, 2, 3, 2, 3, 2, 2, 3, 5, 5, 4, 3, 5, 0, 0, 0};
+
 static uint32_t insn_len(const uint8_t *code, uint32_t off, uint32_t n,
                          const char **why) {
   const uint8_t *p = code + off;
   uint32_t left = n - off;
   const cr_opinfo *oi = cr_op_info(p[0]);
-  uint32_t k = UINT32_MAX;      /* stays when the operands are cut off */
+  uint32_t k = fixed_len[oi->fmt];
+  if (k && k <= left) return k;     /* the common case, without a switch */
+  k = UINT32_MAX;               /* stays when the operands are cut off */
   switch (oi->fmt) {
   case CR_FMT_NONE: k = 1; break;
   case CR_FMT_LOCAL: case CR_FMT_S1: case CR_FMT_U1: case CR_FMT_CP1:
@@ -225,65 +232,97 @@ static uint32_t insn_len(const uint8_t *code, uint32_t off, uint32_t n,
   return k;
 }
 
+/*
+** Decoding makes all the nodes of a body in one array, in list order (a
+** label right before the instruction at its offset), so that the passes
+** that walk the list read memory in order. Four passes:
+**   1. instruction boundaries over the code bytes (S_INSN; S_JUMP for
+**      branches and switches);
+**   2. every offset that something refers to is checked and gets S_LABEL
+**      (branches and switches, the exception table, the Code's tables);
+**   3. the nodes are placed and linked, labels and instructions in offset
+**      order;
+**   4. the operands are decoded and the references bound to the labels.
+*/
+enum { S_INSN = 1, S_LABEL = 2, S_JUMP = 4 };
+
 typedef struct dec {
   cr_body *b;
   const uint8_t *code;
   uint32_t n;
-  uint8_t *start;       /* 1 at each instruction start, [n] = 1 */
-  cr_insn **lab;        /* hash table offset -> label, 'mask' + 1 slots */
-  uint32_t mask;
+  uint8_t *start;       /* S_* flags of each offset 0..n ([n]: S_INSN) */
+  uint32_t *offs;       /* offset of each instruction, in order */
+  uint32_t *pos;        /* node index at each instruction start and at n:
+                           its label if it has one (pass 3; other offsets
+                           are never read) */
+  uint32_t nlab;        /* offsets with S_LABEL */
+  cr_insn *v;           /* the nodes */
   cr_diag *d;
 } dec;
 
-/* Slot of offset 'off' in the label table (empty or holding it). */
-static uint32_t slot(const dec *x, uint32_t off) {
-  uint32_t k = (off * 0x9E3779B1u) & x->mask;
-  while (x->lab[k] && x->lab[k]->off != off) k = (k + 1) & x->mask;
-  return k;
+/* Pass 2: 'off' must be an instruction start or the end of the code; it
+** gets a label. CR_EFORMAT naming the referrer otherwise. */
+static int mark(dec *x, int64_t off, uint32_t from, const char *what) {
+  if (off < 0 || off > x->n || !(x->start[off] & S_INSN))
+    return cr_diag_set(x->d, CR_EFORMAT, -1,
+                       "%s: %s at offset %u targets %lld, not an "
+                       "instruction start", cr_body_where(x->b), what, from,
+                       (long long)off);
+  x->nlab += !(x->start[off] & S_LABEL);
+  x->start[off] |= S_LABEL;
+  return 0;
 }
 
-/* The label at exact offset 'off' (must be an instruction start or the
-** end of the code); NULL with an error otherwise. */
-static cr_insn *label_at(dec *x, int64_t off, uint32_t from,
-                         const char *what) {
-  if (off < 0 || off > x->n || !x->start[off]) {
-    cr_diag_set(x->d, CR_EFORMAT, -1,
-                "%s: %s at offset %u targets %lld, not an instruction "
-                "start", cr_body_where(x->b), what, from, (long long)off);
-    return NULL;
-  }
-  uint32_t k = slot(x, (uint32_t)off);
-  if (!x->lab[k]) {
-    cr_insn *l = cr_label_new(x->b);
-    if (!l) {
-      cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
-      return NULL;
+/* Pass 2: the targets of the branch or switch at 'off' (others have
+** none). */
+static int mark_targets(dec *x, uint32_t off) {
+  const uint8_t *p = x->code + off;
+  const cr_opinfo *oi = cr_op_info(p[0]);
+  switch (oi->fmt) {
+  case CR_FMT_BR2:
+    return mark(x, (int64_t)off + (int16_t)cr_be16(p + 1), off, oi->name);
+  case CR_FMT_BR4:
+    return mark(x, (int64_t)off + s4(p + 1), off, oi->name);
+  case CR_FMT_TSWITCH: case CR_FMT_LSWITCH: {
+    uint32_t h = 1 + ((4 - ((off + 1) & 3)) & 3);
+    int rc = mark(x, (int64_t)off + s4(p + h), off, oi->name);
+    uint32_t n, step = oi->fmt == CR_FMT_TSWITCH ? 4 : 8;
+    const uint8_t *t;
+    if (oi->fmt == CR_FMT_TSWITCH) {
+      n = (uint32_t)((int64_t)s4(p + h + 8) - s4(p + h + 4) + 1);
+      t = p + h + 12;
+    } else {
+      n = (uint32_t)s4(p + h + 4);
+      t = p + h + 8;
     }
-    l->off = (uint32_t)off;
-    x->lab[k] = l;
+    for (uint32_t j = 0; !rc && j < n; j++, t += step)
+      rc = mark(x, (int64_t)off + s4(t + step - 4), off, oi->name);
+    return rc;
   }
-  return x->lab[k];
+  default:
+    return 0;
+  }
 }
 
-/* The label at 'off' snapped to the start of its instruction (debug
-** tables may point inside one, or past the end). */
-static cr_insn *label_snap(dec *x, uint32_t off) {
+/* 'off' snapped to the start of its instruction (debug tables may point
+** inside one, or past the end). */
+static uint32_t snap(const dec *x, uint32_t off) {
   if (off > x->n) off = x->n;
-  while (!x->start[off]) off--;
-  return label_at(x, off, off, "table entry");
+  while (!(x->start[off] & S_INSN)) off--;
+  return off;
 }
 
-#define LAB(var, off, from, what)                   \
-  do {                                              \
-    if (!((var) = label_at(x, (off), (from), what))) \
-      return x->d->code;                            \
-  } while (0)
+/* The label of the checked target at 'off' (pass 4). */
+#define LAB(off) (&x->v[x->pos[(uint32_t)(off)]])
 
 /* Decode the instruction at 'off' (length 'k', checked) into 'i'. */
 static int decode_one(dec *x, cr_insn *i, uint32_t off, uint32_t k) {
   const uint8_t *p = x->code + off;
   const cr_opinfo *oi = cr_op_info(p[0]);
-  i->off = off;
+  if (oi->fmt == CR_FMT_NONE) {         /* the most common: no operands */
+    if (oi->flags & (CR_OPF_LOAD | CR_OPF_STORE)) i->a = cr_insn_local(i);
+    return 0;
+  }
   switch (oi->fmt) {
   case CR_FMT_NONE:
     if (oi->flags & (CR_OPF_LOAD | CR_OPF_STORE)) i->a = cr_insn_local(i);
@@ -298,12 +337,8 @@ static int decode_one(dec *x, cr_insn *i, uint32_t off, uint32_t k) {
     i->a = (int32_t)cr_be16(p + 1);
     i->b = p[3];
     break;
-  case CR_FMT_BR2:
-    LAB(i->target, (int64_t)off + (int16_t)cr_be16(p + 1), off, oi->name);
-    break;
-  case CR_FMT_BR4:
-    LAB(i->target, (int64_t)off + s4(p + 1), off, oi->name);
-    break;
+  case CR_FMT_BR2: i->target = LAB(off + (int16_t)cr_be16(p + 1)); break;
+  case CR_FMT_BR4: i->target = LAB(off + s4(p + 1)); break;
   case CR_FMT_WIDE:
     i->op = p[1];
     i->wide = 1;
@@ -315,7 +350,7 @@ static int decode_one(dec *x, cr_insn *i, uint32_t off, uint32_t k) {
     cr_switch *sw = cr_arena_calloc(x->b->a, 1, sizeof *sw);
     if (!sw) return cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
     i->sw = sw;
-    LAB(sw->dflt, (int64_t)off + s4(p + h), off, oi->name);
+    sw->dflt = LAB(off + s4(p + h));
     const uint8_t *t;
     uint32_t step;
     if (oi->fmt == CR_FMT_TSWITCH) {
@@ -335,7 +370,7 @@ static int decode_one(dec *x, cr_insn *i, uint32_t off, uint32_t k) {
       return cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
     for (uint32_t j = 0; j < sw->n; j++, t += step) {
       if (step == 8) sw->keys[j] = s4(t);
-      LAB(sw->targets[j], (int64_t)off + s4(t + step - 4), off, oi->name);
+      sw->targets[j] = LAB(off + s4(t + step - 4));
     }
     break;
   }
@@ -347,9 +382,24 @@ static int decode_one(dec *x, cr_insn *i, uint32_t off, uint32_t k) {
   return 0;
 }
 
-/* Labels for the offsets of LineNumberTable, LocalVariable(Type)Table and
-** type annotations in the Code's attributes. */
-static int bind_attrs(dec *x, cr_code *code) {
+/* A table offset of the Code's attributes: pass 2 ('bind' 0) marks its
+** label, pass 4 returns it. */
+static cr_insn *tab_label(dec *x, uint32_t off, int bind) {
+  off = snap(x, off);
+  if (!bind) {
+    x->nlab += !(x->start[off] & S_LABEL);
+    x->start[off] |= S_LABEL;
+    return NULL;
+  }
+  return LAB(off);
+}
+
+/*
+** The offsets in LineNumberTable, LocalVariable(Type)Table and type
+** annotations of the Code's attributes: pass 2 marks them, pass 4 binds
+** them to labels as fixups.
+*/
+static int code_tables(dec *x, cr_code *code, int bind) {
   cr_body *b = x->b;
   for (uint32_t k = 0; k < code->attrs.n; k++) {
     cr_attr *at = &code->attrs.v[k];
@@ -357,17 +407,17 @@ static int bind_attrs(dec *x, cr_code *code) {
     case CR_ATTR_LINENUMBERTABLE:
       for (uint32_t j = 0; j < at->u.lines->n; j++) {
         cr_linenum *ln = &at->u.lines->v[j];
-        cr_insn *l = label_snap(x, ln->pc);
-        if (!l || add_fix(b, &ln->pc, l, NULL)) goto oom;
+        cr_insn *l = tab_label(x, ln->pc, bind);
+        if (bind && add_fix(b, &ln->pc, l, NULL)) goto oom;
       }
       break;
     case CR_ATTR_LOCALVARIABLETABLE: case CR_ATTR_LOCALVARIABLETYPETABLE:
       for (uint32_t j = 0; j < at->u.vars->n; j++) {
         cr_localvar *v = &at->u.vars->v[j];
-        cr_insn *s = label_snap(x, v->start);
-        cr_insn *e = label_snap(x, (uint32_t)v->start + v->len);
-        if (!s || !e || add_fix(b, &v->start, s, NULL) ||
-            add_fix(b, &v->len, e, s))
+        cr_insn *s = tab_label(x, v->start, bind);
+        cr_insn *e = tab_label(x, (uint32_t)v->start + v->len, bind);
+        if (bind &&
+            (add_fix(b, &v->start, s, NULL) || add_fix(b, &v->len, e, s)))
           goto oom;
       }
       break;
@@ -377,20 +427,21 @@ static int bind_attrs(dec *x, cr_code *code) {
         if (ta->target == 0x40 || ta->target == 0x41) {
           for (uint32_t q = 0; q < ta->nlv; q++) {
             cr_lvtarget *lv = &ta->lv[q];
-            cr_insn *s = label_snap(x, lv->start);
-            cr_insn *e = label_snap(x, (uint32_t)lv->start + lv->len);
-            if (!s || !e || add_fix(b, &lv->start, s, NULL) ||
-                add_fix(b, &lv->len, e, s))
+            cr_insn *s = tab_label(x, lv->start, bind);
+            cr_insn *e = tab_label(x, (uint32_t)lv->start + lv->len, bind);
+            if (bind && (add_fix(b, &lv->start, s, NULL) ||
+                         add_fix(b, &lv->len, e, s)))
               goto oom;
           }
         } else if (ta->target == 0x42) {
+          if (!bind) continue;
           if (cr_bc__grow(b->a, (void **)&b->catch_fix, &b->ccatch,
                           b->ncatch + 1, sizeof *b->catch_fix))
             goto oom;
           b->catch_fix[b->ncatch++] = &ta->a;
         } else if (ta->target >= 0x43 && ta->target <= 0x4B) {
-          cr_insn *l = label_snap(x, ta->a);
-          if (!l || add_fix(b, &ta->a, l, NULL)) goto oom;
+          cr_insn *l = tab_label(x, ta->a, bind);
+          if (bind && add_fix(b, &ta->a, l, NULL)) goto oom;
         }
       }
       break;
@@ -400,8 +451,7 @@ static int bind_attrs(dec *x, cr_code *code) {
   }
   return 0;
 oom:
-  return x->d->code ? x->d->code
-                    : cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
+  return cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
 }
 
 int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
@@ -417,63 +467,85 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
   b->max_stack = code->max_stack;
   b->max_locals = code->max_locals;
   uint32_t n = code->code_len, count = 0;
-  dec x = {b, code->code, n, NULL, NULL, 0, d};
-  x.start = cr_arena_calloc(a, n + 1, 1);
-  if (!x.start) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  dec x = {b, code->code, n, NULL, NULL, NULL, 0, NULL, d};
+  x.start = cr_arena_calloc(a, (size_t)n + 1, 1);
+  x.offs = cr_arena_alloc(a, ((size_t)n + 1) * sizeof *x.offs);
+  x.pos = cr_arena_alloc(a, ((size_t)n + 1) * sizeof *x.pos);
+  if (!x.start || !x.offs || !x.pos)
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   /* pass 1: instruction boundaries */
-  for (uint32_t off = 0; off < n; count++) {
+  for (uint32_t off = 0; off < n;) {
     const char *why = "?";
     uint32_t k = insn_len(code->code, off, n, &why);
     if (!k)
       return cr_diag_set(d, CR_EFORMAT, -1, "%s: offset %u: %s (opcode %u)",
                          cr_body_where(b), off, why, code->code[off]);
-    x.start[off] = 1;
+    uint8_t fmt = cr_op_info(code->code[off])->fmt;
+    x.start[off] = fmt == CR_FMT_BR2 || fmt == CR_FMT_BR4 ||
+                           fmt == CR_FMT_TSWITCH || fmt == CR_FMT_LSWITCH
+                       ? S_INSN | S_JUMP
+                       : S_INSN;
+    x.offs[count++] = off;
     off += k;
   }
-  x.start[n] = 1;
-  /* the nodes in one block, in order; labels hashed by offset */
-  uint32_t size = 16;
-  while (size < 2 * (count + 1)) size *= 2;
-  x.mask = size - 1;
-  x.lab = cr_arena_calloc(a, size, sizeof *x.lab);
-  cr_insn *v = cr_arena_calloc(a, count ? count : 1, sizeof *v);
-  if (!x.lab || !v) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
-  /* pass 2: instructions and branch labels */
-  uint32_t off = 0;
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t len = 1;
-    while (!x.start[off + len]) len++;
-    cr_insn *i = &v[k];
-    i->op = code->code[off];
-    i->id = b->ninsn++;
-    int rc = decode_one(&x, i, off, len);
+  x.start[n] = S_INSN;
+  /* pass 2: what gets a label, checked */
+  for (uint32_t j = 0; j < count; j++) {
+    if (!(x.start[x.offs[j]] & S_JUMP)) continue;
+    int rc = mark_targets(&x, x.offs[j]);
     if (rc) return rc;
-    off += len;
   }
-  /* the exception table */
   for (uint32_t k = 0; k < code->nexc; k++) {
     cr_exc *e = &code->exc[k];
-    cr_insn *s, *en, *h;
-    if (!(s = label_at(&x, e->start, e->start, "exception range start")) ||
-        !(en = label_at(&x, e->end, e->end, "exception range end")) ||
-        !(h = label_at(&x, e->handler, e->handler, "exception handler")))
-      return d->code;
+    int rc;
+    if ((rc = mark(&x, e->start, e->start, "exception range start")) ||
+        (rc = mark(&x, e->end, e->end, "exception range end")) ||
+        (rc = mark(&x, e->handler, e->handler, "exception handler")))
+      return rc;
     if (e->start >= e->end || e->handler >= n)
       return cr_diag_set(d, CR_EFORMAT, -1,
                          "%s: exception entry %u: bad range %u..%u handler "
                          "%u", cr_body_where(b), k, e->start, e->end,
                          e->handler);
-    if (cr_body_add_tcb(b, s, en, h, e->catch_type, d)) return d->code;
   }
-  int rc = bind_attrs(&x, code);
+  code_tables(&x, code, 0);
+  /* pass 3: the nodes, in list order */
+  uint32_t total = count + x.nlab;
+  cr_insn *v = x.v = cr_arena_calloc(a, total ? total : 1, sizeof *v);
+  if (!v) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  for (uint32_t j = 0; j <= count; j++) {
+    uint32_t off = j < count ? x.offs[j] : n, k = b->ninsn;
+    x.pos[off] = k;
+    if (x.start[off] & S_LABEL) v[k++].op = CR_OP_LABEL;
+    if (j < count) v[k++].op = code->code[off];
+    for (; b->ninsn < k; b->ninsn++) {
+      cr_insn *i = &v[b->ninsn];
+      i->off = off;
+      i->id = b->ninsn;
+      i->prev = b->ninsn ? i - 1 : NULL;
+      i->next = b->ninsn + 1 < total ? i + 1 : NULL;
+    }
+  }
+  if (total) {
+    b->first = &v[0];
+    b->last = &v[total - 1];
+  }
+  /* pass 4: operands, exception table and tables bound to the labels */
+  for (uint32_t j = 0; j < count; j++) {
+    uint32_t off = x.offs[j];
+    cr_insn *i = &v[x.pos[off] + ((x.start[off] & S_LABEL) != 0)];
+    uint32_t len = (j + 1 < count ? x.offs[j + 1] : n) - off;
+    int rc = decode_one(&x, i, off, len);
+    if (rc) return rc;
+  }
+  for (uint32_t k = 0; k < code->nexc; k++) {
+    cr_exc *e = &code->exc[k];
+    if (cr_body_add_tcb(b, &v[x.pos[e->start]], &v[x.pos[e->end]],
+                        &v[x.pos[e->handler]], e->catch_type, d))
+      return d->code;
+  }
+  int rc = code_tables(&x, code, 1);
   if (rc) return rc;
-  /* link, every label before its instruction */
-  for (uint32_t k = 0; k <= count; k++) {
-    uint32_t o = k < count ? v[k].off : n;
-    cr_insn *l = x.lab[slot(&x, o)];
-    if (l) cr_body_insert_before(b, NULL, l);
-    if (k < count) cr_body_insert_before(b, NULL, &v[k]);
-  }
   *out = b;
   return 0;
 }

@@ -17,17 +17,41 @@ static int is_wide(const cr_body *b, const cr_insn *i) {
 
 static uint32_t pad(uint32_t off) { return (4 - ((off + 1) & 3)) & 3; }
 
+/*
+** Size of the instructions whose size never depends on operands, layout
+** or options, by opcode (ORDER JVMS); 0 for the others (LOCAL, IINC, CP1,
+** BR2, switches, non-opcodes), which 'cr_insn_size' works out.
+*/
+#define FIXED_BAD 0
+#define FIXED_NONE 1
+#define FIXED_LOCAL 0
+#define FIXED_IINC 0
+#define FIXED_S1 2
+#define FIXED_S2 3
+#define FIXED_U1 2
+#define FIXED_CP1 0
+#define FIXED_CP2 3
+#define FIXED_IFACE 5
+#define FIXED_INDY 5
+#define FIXED_MULTI 4
+#define FIXED_BR2 0
+#define FIXED_BR4 5
+#define FIXED_TSWITCH 0
+#define FIXED_LSWITCH 0
+#define FIXED_WIDE 0
+static const uint8_t fixed[CR_OP__COUNT] = {
+#define ROW(name, mn, fmt, pop, push, fl) FIXED_##fmt,
+    CR_OPCODES(ROW)
+#undef ROW
+};
+
 uint32_t cr_insn_size(const cr_body *b, const cr_insn *i, uint32_t off) {
   if (i->op == CR_OP_LABEL) return 0;
+  if (i->op < CR_OP__COUNT && fixed[i->op]) return fixed[i->op];
   switch (cr_op_info(i->op)->fmt) {
-  case CR_FMT_NONE: return 1;
   case CR_FMT_LOCAL: return is_wide(b, i) ? 4 : 2;
   case CR_FMT_IINC: return is_wide(b, i) ? 6 : 3;
-  case CR_FMT_S1: case CR_FMT_U1: return 2;
   case CR_FMT_CP1: return i->a > 255 ? 3 : 2;
-  case CR_FMT_S2: case CR_FMT_CP2: return 3;
-  case CR_FMT_MULTI: return 4;
-  case CR_FMT_IFACE: case CR_FMT_INDY: case CR_FMT_BR4: return 5;
   case CR_FMT_BR2:
     if (!i->lng) return 3;
     return (cr_op_info(i->op)->flags & CR_OPF_COND) ? 8 : 5;
@@ -37,18 +61,44 @@ uint32_t cr_insn_size(const cr_body *b, const cr_insn *i, uint32_t off) {
   }
 }
 
+/* One past the local slot that instruction 'i' uses, or 0. */
+static uint32_t local_top(const cr_insn *i) {
+  const cr_opinfo *oi = cr_op_info(i->op);
+  if (!(oi->flags & (CR_OPF_LOAD | CR_OPF_STORE)) &&
+      oi->fmt != CR_FMT_IINC && i->op != CR_OP_RET)
+    return 0;
+  return (uint32_t)i->a + ((oi->flags & CR_OPF_TWO) ? 2 : 1);
+}
+
+/*
+** The first pass also starts every short-form branch short, collects the
+** BR2 branches for the checks, and measures the locals the instructions
+** use (for 'cr_body_max_locals_laid').
+*/
 int cr_body_layout(cr_body *b, cr_diag *d) {
-  for (cr_insn *i = b->first; i; i = i->next)
-    if (i->op != CR_OP_LABEL && cr_op_info(i->op)->fmt == CR_FMT_BR2)
-      i->lng = b->force_long;
-  for (;;) {
+  cr_insn **br = cr_arena_alloc(b->a, (b->ninsn + 1) * sizeof *br);
+  if (!br) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  uint32_t nbr = 0, top = 0;
+  for (int pass = 0;; pass++) {
     uint32_t off = 0;
     for (cr_insn *i = b->first; i; i = i->next) {
       i->off = off;
-      off += cr_insn_size(b, i, off);
+      unsigned op = i->op;
+      if (op == CR_OP_LABEL) continue;
+      if (pass == 0) {
+        uint32_t t = local_top(i);
+        if (t > top) top = t;
+        if (cr_op_info(op)->fmt == CR_FMT_BR2) {
+          i->lng = b->force_long;
+          br[nbr++] = i;
+        }
+      }
+      off += op < CR_OP__COUNT && fixed[op] ? fixed[op]
+                                            : cr_insn_size(b, i, off);
       if (off > 4 * MAX_CODE) break;    /* hopeless; keep numbers small */
     }
     b->code_len = off;
+    b->locals_top = top;
     if (off > MAX_CODE)
       return cr_diag_set(d, CR_ETOOLARGE, -1,
                          "%s: code would be %s%u bytes, over the 65535-byte "
@@ -56,9 +106,8 @@ int cr_body_layout(cr_body *b, cr_diag *d) {
                          off > 4 * MAX_CODE ? "more than " : "", off);
     int changed = 0;
     uint32_t nlong = 0;
-    for (cr_insn *i = b->first; i; i = i->next) {
-      if (i->op == CR_OP_LABEL || cr_op_info(i->op)->fmt != CR_FMT_BR2)
-        continue;
+    for (uint32_t k = 0; k < nbr; k++) {
+      cr_insn *i = br[k];
       if (!i->lng) {
         int64_t dist = (int64_t)i->target->off - i->off;
         if (dist < -32768 || dist > 32767) i->lng = 1, changed = 1;
@@ -81,11 +130,13 @@ static void put4(uint8_t *p, uint32_t v) {
   put2(p + 2, v);
 }
 
-/* Write instruction 'i' (laid out at 'i->off') at 'p'; returns its size. */
+/* Write instruction 'i' (laid out at 'i->off') at 'p'; returns its size
+** (up to the next node's offset: the layout is current). */
 static uint32_t emit(const cr_body *b, const cr_insn *i, uint8_t *p) {
-  uint32_t off = i->off, k = cr_insn_size(b, i, off);
+  uint32_t off = i->off, k = (i->next ? i->next->off : b->code_len) - off;
   const cr_opinfo *oi = cr_op_info(i->op);
   p[0] = (uint8_t)i->op;
+  if (oi->fmt == CR_FMT_NONE) return k;       /* the most common */
   switch (oi->fmt) {
   case CR_FMT_LOCAL: case CR_FMT_IINC:
     if (is_wide(b, i)) {
@@ -182,21 +233,28 @@ static void encode(const cr_body *b, uint8_t *out) {
   }
 }
 
-uint32_t cr_body_max_locals(const cr_body *b) {
+/* Max locals for instructions using up to slot 'top' - 1. */
+static uint32_t max_locals(const cr_body *b, uint32_t top) {
   const char *desc = cr_member_desc(b->cls, b->m);
   int n = desc ? cr_desc_arg_slots(desc, strlen(desc)) : 0;
   uint32_t max = (uint32_t)(n < 0 ? 0 : n) + !(b->m->flags & 0x0008);
-  for (const cr_insn *i = b->first; i; i = i->next) {
-    if (i->op == CR_OP_LABEL) continue;
-    const cr_opinfo *oi = cr_op_info(i->op);
-    if (!(oi->flags & (CR_OPF_LOAD | CR_OPF_STORE)) &&
-        oi->fmt != CR_FMT_IINC && i->op != CR_OP_RET)
-      continue;
-    uint32_t top = (uint32_t)i->a + ((oi->flags & CR_OPF_TWO) ? 2 : 1);
-    if (top > max) max = top;
-  }
+  if (top > max) max = top;
   if (b->code->max_locals > max) max = b->code->max_locals;
   return max;
+}
+
+uint32_t cr_body_max_locals(const cr_body *b) {
+  uint32_t top = 0;
+  for (const cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL) continue;
+    uint32_t t = local_top(i);
+    if (t > top) top = t;
+  }
+  return max_locals(b, top);
+}
+
+uint32_t cr_body_max_locals_laid(const cr_body *b) {
+  return max_locals(b, b->locals_top);
 }
 
 /* ------------------------------------------------------ stack depth */
@@ -304,8 +362,9 @@ int cr_body_max_stack(cr_body *b, cr_diag *d) {
 int cr_body_commit(cr_body *b, cr_stackmap *smt, cr_diag *d) {
   cr_code *code = b->code;
   cr_class *c = b->cls;
-  uint8_t *bytes = cr_arena_alloc(b->a, b->code_len ? b->code_len : 1);
-  cr_exc *exc = cr_arena_calloc(b->a, b->ntcb ? b->ntcb : 1, sizeof *exc);
+  cr_arena *ca = c->arena;      /* what the Code attribute keeps */
+  uint8_t *bytes = cr_arena_alloc(ca, b->code_len ? b->code_len : 1);
+  cr_exc *exc = cr_arena_calloc(ca, b->ntcb ? b->ntcb : 1, sizeof *exc);
   uint16_t *vals = cr_arena_calloc(b->a, b->nfix + b->ncatch + 1, 2);
   if (!bytes || !exc || !vals)
     return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -346,7 +405,7 @@ int cr_body_commit(cr_body *b, cr_stackmap *smt, cr_diag *d) {
   if (want && !old) {
     int name = cr_cp_add_utf8(c->cp, "StackMapTable", d);
     if (name < 0) return name;
-    attrs.v = cr_arena_calloc(b->a, attrs.n + 1, sizeof *attrs.v);
+    attrs.v = cr_arena_calloc(ca, attrs.n + 1, sizeof *attrs.v);
     if (!attrs.v) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     if (code->attrs.n)
       memcpy(attrs.v, code->attrs.v, code->attrs.n * sizeof *attrs.v);
@@ -355,14 +414,14 @@ int cr_body_commit(cr_body *b, cr_stackmap *smt, cr_diag *d) {
     at->kind = CR_ATTR_STACKMAPTABLE;
     at->u.smt = smt;
   } else if (want) {
-    attrs.v = cr_arena_alloc(b->a, attrs.n * sizeof *attrs.v);
+    attrs.v = cr_arena_alloc(ca, attrs.n * sizeof *attrs.v);
     if (!attrs.v) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     memcpy(attrs.v, code->attrs.v, attrs.n * sizeof *attrs.v);
     attrs.v[old - code->attrs.v].u.smt = smt;
     attrs.v[old - code->attrs.v].raw = NULL;
     attrs.v[old - code->attrs.v].len = 0;
   } else if (old) {
-    attrs.v = cr_arena_alloc(b->a, attrs.n * sizeof *attrs.v);
+    attrs.v = cr_arena_alloc(ca, attrs.n * sizeof *attrs.v);
     if (!attrs.v) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     uint32_t n = 0;
     for (uint32_t k = 0; k < code->attrs.n; k++)

@@ -15,6 +15,19 @@ static int plain8(const unsigned char *p) {
 long cr_mutf8_check(const char *str, size_t n) {
   const unsigned char *s = (const unsigned char *)str;
   size_t i = 0;
+  /* Most names are plain ASCII: check them 8 bytes at a time, the last
+  ** chunk overlapping the one before it (or, for a short string, padded
+  ** with plain bytes), so that no byte is looked at alone. */
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8)
+      if (!plain8(s + i)) break;
+    if (i + 8 > n && (i == n || plain8(s + n - 8))) return -1;
+  } else {
+    unsigned char b[8];
+    memset(b, 1, sizeof b);
+    memcpy(b, s, n);
+    if (plain8(b)) return -1;
+  }
   while (i < n) {
     if (n - i >= 8 && plain8(s + i)) {
       i += 8;

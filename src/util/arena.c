@@ -115,4 +115,21 @@ void *cr_arena_realloc(cr_arena *a, void *old, size_t oldsize,
   return p;
 }
 
+void cr_arena_reset(cr_arena *a) {
+  chunk *keep = a->head;
+#ifdef CR_DEBUG_ARENA
+  keep = NULL;          /* every object is a chunk: free them all */
+#endif
+  for (chunk *c = a->head; c;) {
+    chunk *n = c->next;
+    if (c != keep) cr_free(c);
+    c = n;
+  }
+  a->head = keep;
+  if (keep) {
+    keep->next = NULL;
+    keep->used = 0;
+  }
+}
+
 size_t cr_arena_used(const cr_arena *a) { return a->handed; }

@@ -29,6 +29,16 @@ START_TEST(test_util_arena__many_small_and_big) {
   for (int i = 0; i < 1000; i++) ck_assert_int_eq(z[i], 0);
   ck_assert_str_eq(cr_arena_strndup(a, "hello world", 5), "hello");
   ck_assert_ptr_null(cr_arena_calloc(a, SIZE_MAX / 2, 4));
+  /* reset: the arena is reusable, old and new objects do not clash */
+  for (int round = 0; round < 3; round++) {
+    cr_arena_reset(a);
+    char *x = cr_arena_alloc(a, 100), *y = cr_arena_alloc(a, 1u << 20);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_ptr_nonnull(y);
+    memset(x, 'x', 100);
+    memset(y, 'y', 1u << 20);
+    ck_assert_int_eq(x[99], 'x');
+  }
   cr_arena_free(a);
 }
 END_TEST
