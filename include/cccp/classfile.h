@@ -376,6 +376,7 @@ struct cr_class {
   cr_arena *arena;               /* where the model lives */
   const uint8_t *bytes;          /* the input (borrowed) */
   size_t len;
+  uint8_t header_only;           /* from 'cr_cf_parse_header' */
 };
 
 /*
@@ -386,6 +387,16 @@ struct cr_class {
 */
 int cr_cf_parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
                 size_t len, cr_diag *d);
+/*
+** Just the header, for whole-program facts that need no more (the
+** hierarchy that frame joins consult): version, the constant pool
+** (checked as by 'cr_cf_parse'), flags, this_class, super_class and
+** interfaces. The class has no fields, methods or attributes and
+** 'header_only' set: 'cr_cf_write' refuses it. Errors after the
+** interfaces are left for a full parse to find.
+*/
+int cr_cf_parse_header(cr_class **out, cr_arena *a, const uint8_t *bytes,
+                       size_t len, cr_diag *d);
 
 /*
 ** Append the class file of 'c' to 'out'. An unmodified parsed class gives

@@ -281,8 +281,13 @@ static int read_members(cr_ps *ps, cr_rd *r, uint32_t *nout,
   return 0;
 }
 
-int cr_cf_parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
-                size_t len, cr_diag *d) {
+/*
+** The header: version, pool (checked whole), flags, this_class,
+** super_class and interfaces. 'cr_cf_parse' goes on from there;
+** 'cr_cf_parse_header' stops.
+*/
+static int parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
+                 size_t len, int whole, cr_diag *d) {
   cr_ps ps;
   cr_rd r;
   int rc;
@@ -325,10 +330,6 @@ int cr_cf_parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
                        c->major, c->minor);
 
   if ((rc = read_pool(&ps, &r)) || (rc = check_pool(&ps))) return rc;
-  ps.akind = cr_arena_alloc(a, ps.cp->count);
-  if (!ps.akind) return cr_cf__oom(&ps, &r);
-  memset(ps.akind, 0xFF, ps.cp->count);
-
   r.what = "class header";
   long off = rd_off(&r);
   if (!rd_need(&r, 8)) return r.err;
@@ -353,6 +354,14 @@ int cr_cf_parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
                          "interface")))
       return rc;
   }
+  if (!whole) {
+    c->header_only = 1;
+    *out = c;
+    return 0;
+  }
+  ps.akind = cr_arena_alloc(a, ps.cp->count);
+  if (!ps.akind) return cr_cf__oom(&ps, &r);
+  memset(ps.akind, 0xFF, ps.cp->count);
   if ((rc = read_members(&ps, &r, &c->nfields, &c->fields, CX_FIELD)) ||
       (rc = read_members(&ps, &r, &c->nmethods, &c->methods, CX_METHOD)) ||
       (rc = cr_cf__attrs(&ps, &r, &c->attrs, CX_CLASS)))
@@ -364,6 +373,16 @@ int cr_cf_parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
   if ((rc = check_bsm_refs(&ps))) return rc;
   *out = c;
   return 0;
+}
+
+int cr_cf_parse(cr_class **out, cr_arena *a, const uint8_t *bytes,
+                size_t len, cr_diag *d) {
+  return parse(out, a, bytes, len, 1, d);
+}
+
+int cr_cf_parse_header(cr_class **out, cr_arena *a, const uint8_t *bytes,
+                       size_t len, cr_diag *d) {
+  return parse(out, a, bytes, len, 0, d);
 }
 
 const char *cr_cf_this_name(const cr_class *c) {

@@ -330,6 +330,10 @@ static void members(wr *w, const cr_member *v, uint32_t n,
 }
 
 int cr_cf_write(cr_buf *out, const cr_class *c, cr_diag *d) {
+  if (c->header_only)
+    return cr_diag_set(d, CR_EUSAGE, -1,
+                       "a class parsed for its header only cannot be "
+                       "written");
   wr w = {out, d, 0};
   size_t start = out->len;
   cr_buf_reserve(out, c->len + 64);

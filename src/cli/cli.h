@@ -119,13 +119,14 @@ void cli_names_free(cli_names *s);
 /*
 ** First pass: parse every class entry of 'ins' with 'jobs' threads and
 ** call 'fn' for each (from several threads at once: 'fn' must be
-** thread-safe). The class model lives only for the call. Stops at the
+** thread-safe). The class model lives only for the call; with
+** 'headers' it is only the header ('cr_cf_parse_header'). Stops at the
 ** first error, which lands in 'd' naming file and entry.
 */
 typedef int (*cli_scan_fn)(void *ctx, cr_class *c,
                            cr_input *in, size_t idx, cr_diag *d);
-int cli_scan(cr_input **ins, size_t nins, int jobs, cli_scan_fn fn,
-             void *ctx, cr_diag *d);
+int cli_scan(cr_input **ins, size_t nins, int jobs, int headers,
+             cli_scan_fn fn, void *ctx, cr_diag *d);
 
 /* Whole-program facts: policy and analysed hierarchy. */
 struct cr_hier;

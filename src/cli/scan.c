@@ -14,6 +14,7 @@ typedef struct scan {
   size_t nins;
   cli_scan_fn fn;
   void *ctx;
+  int headers;                /* parse only the class headers */
   pthread_mutex_t mu;
   size_t in_pos, entry_pos;   /* next entry to claim */
   int failed;
@@ -72,7 +73,9 @@ static void *worker(void *arg) {
     int rc = cr_input_read(in, idx, &data, &len, &d);
     if (rc == 0 && !(a = cr_arena_new()))
       rc = cr_diag_set(&d, CR_ENOMEM, -1, "out of memory");
-    if (rc == 0) rc = cr_cf_parse(&c, a, data, len, &d);
+    if (rc == 0)
+      rc = s->headers ? cr_cf_parse_header(&c, a, data, len, &d)
+                      : cr_cf_parse(&c, a, data, len, &d);
     if (rc == 0) rc = s->fn(s->ctx, c, in, idx, &d);
     if (rc) {
       cr_entry_info info;
@@ -86,14 +89,15 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-int cli_scan(cr_input **ins, size_t nins, int jobs, cli_scan_fn fn,
-             void *ctx, cr_diag *d) {
+int cli_scan(cr_input **ins, size_t nins, int jobs, int headers,
+             cli_scan_fn fn, void *ctx, cr_diag *d) {
   scan s;
   memset(&s, 0, sizeof s);
   s.ins = ins;
   s.nins = nins;
   s.fn = fn;
   s.ctx = ctx;
+  s.headers = headers;
   cr_diag_clear(&s.d);
   pthread_mutex_init(&s.mu, NULL);
   pthread_t th[256];

@@ -38,6 +38,15 @@ static void cycle_where(const cr_hier *h, cr_input **ins, size_t nins,
   cr_diag_where(d, cr_input_path(in), info.name);
 }
 
+/*
+** Re-encoding only joins types: the overloadability answers (and so the
+** methods and their annotations) are for the instrumentation, the report
+** and summaries. Without those the first pass reads only class headers.
+*/
+static int headers_only(const cli_opts *o) {
+  return o->mode == MODE_REENCODE && !o->emit_summary && !o->report;
+}
+
 static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
                    cr_diag *d) {
   addctx *x = ctx;
@@ -94,7 +103,7 @@ static int add_default_jdk(const cli_opts *o, cr_hier *h, size_t order,
   int rc = cr_input_open(&in, img, d);
   if (rc) return rc;
   addctx x = {h, &in, 1, 0, order};
-  rc = cli_scan(&in, 1, o->jobs, add_one, &x, d);
+  rc = cli_scan(&in, 1, o->jobs, headers_only(o), add_one, &x, d);
   cr_input_close(in);
   return rc;
 }
@@ -127,7 +136,7 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   memcpy(all, ins, nins * sizeof *all);
   if (ncp) memcpy(all + nins, cp, ncp * sizeof *all);
   addctx x = {w->h, all, nall, nins, 0};
-  rc = cli_scan(all, nall, o->jobs, add_one, &x, d);
+  rc = cli_scan(all, nall, o->jobs, headers_only(o), add_one, &x, d);
   cr_free(all);
   if (rc) goto fail;
 
@@ -151,9 +160,7 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   if (nmiss > show)
     cli_warn("%zu more missing classes (-v lists them)", nmiss - show);
 
-  /* re-encoding only joins types: the overloadability answers are for
-  ** the instrumentation, the report and summaries */
-  if (o->mode == MODE_REENCODE && !o->emit_summary && !o->report) {
+  if (headers_only(o)) {
     *exit_code = EXIT_OK;
     return 0;
   }

@@ -254,6 +254,47 @@ START_TEST(test_cf_parse__interfaces) {
 }
 END_TEST
 
+/*
+** The header alone: names and supertypes as a full parse gives them, no
+** members, not writable; what is wrong after the interfaces is left for
+** the full parse, what is wrong before them is not.
+*/
+START_TEST(test_cf_parse__header_only) {
+  uint8_t b[4096];
+  uint8_t body[] = {0, 0x21, 0, 1, 0, 3, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0};
+  size_t n = mk(b, 52, 5, NULL, 0, body, sizeof body);
+  cr_arena *a = cr_arena_new();
+  cr_class *c;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_cf_parse_header(&c, a, b, n, &d), 0);
+  ck_assert_str_eq(cr_cf_this_name(c), "A");
+  ck_assert_str_eq(cr_cp_class_name(c->cp, c->super_class),
+                   "java/lang/Object");
+  ck_assert_uint_eq(c->interfaces.n, 1);
+  ck_assert_uint_eq(c->nmethods + c->nfields + c->attrs.n, 0);
+  ck_assert_int_eq(c->header_only, 1);
+  cr_buf out;
+  cr_buf_init(&out);
+  ck_assert_int_eq(cr_cf_write(&out, c, &d), CR_EUSAGE);
+  cr_buf_free(&out);
+  /* a method count with no methods after it */
+  body[sizeof body - 3] = 1;
+  n = mk(b, 52, 5, NULL, 0, body, sizeof body);
+  ck_assert_int_eq(cr_cf_parse_header(&c, a, b, n, &d), 0);
+  FAILS(b, n, CR_EFORMAT, "truncated");
+  /* a bad interface entry is the header's */
+  body[sizeof body - 3] = 0;
+  body[9] = 2;
+  n = mk(b, 52, 5, NULL, 0, body, sizeof body);
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_cf_parse_header(&c, a, b, n, &d), CR_EFORMAT);
+  ck_assert_msg(strstr(d.msg, "interface: constant pool index 2 is Utf8"),
+                "%s", d.msg);
+  cr_arena_free(a);
+}
+END_TEST
+
 /* Feature coverage: which pool tags and attribute kinds the fixtures hit. */
 typedef struct seen {
   uint32_t tags;
@@ -339,6 +380,7 @@ START_TEST(test_cf_parse__every_truncation) {
   size_t n;
   uint8_t *b = tu_fixture(VICTIM, &n);
   ck_assert_ptr_nonnull(b);
+  size_t hdr = 0;         /* shortest length whose header parses */
   for (size_t len = 0; len < n; len++) {
     /* A copy of exactly 'len' bytes so ASan sees any overread. */
     uint8_t *p = malloc(len ? len : 1);
@@ -346,8 +388,19 @@ START_TEST(test_cf_parse__every_truncation) {
     cr_diag d;
     int rc = parse(p, len, &d);
     ck_assert_msg(rc == CR_EFORMAT, "len %zu: rc %d", len, rc);
+    /* the header alone: an error until the interfaces are whole, then
+       never again */
+    cr_arena *a = cr_arena_new();
+    cr_class *c;
+    rc = cr_cf_parse_header(&c, a, p, len, &d);
+    ck_assert_msg(rc == (hdr ? 0 : rc) && (rc == 0 || rc == CR_EFORMAT),
+                  "len %zu: rc %d", len, rc);
+    if (rc == 0 && !hdr) hdr = len;
+    cr_arena_free(a);
     free(p);
   }
+  ck_assert_uint_gt(hdr, 10);
+  ck_assert_uint_lt(hdr, n);
   free(b);
 }
 END_TEST
@@ -415,6 +468,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_cf_parse__mutf8);
   tcase_add_test(tc, test_cf_parse__dynamic);
   tcase_add_test(tc, test_cf_parse__interfaces);
+  tcase_add_test(tc, test_cf_parse__header_only);
   tcase_add_test(tc, test_cf_parse__fixtures);
   tcase_add_test(tc, test_cf_parse__every_truncation);
   tcase_add_test(tc, test_cf_parse__corruption);
