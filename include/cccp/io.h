@@ -66,6 +66,22 @@ void cr_input_info(const cr_input *in, size_t i, cr_entry_info *out);
 int cr_input_read(cr_input *in, size_t i, uint8_t **data, size_t *len,
                   cr_diag *d);
 void cr_input_set_limits(cr_input *in, uint64_t max_entry, uint64_t max_total);
+/* Sum of the declared sizes of all entries. */
+uint64_t cr_input_total(const cr_input *in);
+
+/*
+** Two passes over the same classes (the hierarchy, then the rewrite) read
+** every entry twice, and reading (mostly inflating) costs about as much
+** as parsing. 'cr_input_set_keep' lets 'in' hold up to 'max' bytes of
+** entries between the two (0, the default, holds none). 'cr_input_keep'
+** hands entry 'i' just read back to 'in': it returns 1 and owns 'data'
+** if it fits and had to be inflated (jar, jmod, compressed image
+** resource), else 0 and the caller still owns it. The next
+** 'cr_input_read' of that entry returns the kept bytes without reading the
+** container, once. Thread-safe like 'cr_input_read'.
+*/
+void cr_input_set_keep(cr_input *in, uint64_t max);
+int cr_input_keep(cr_input *in, size_t i, uint8_t *data, size_t len);
 
 /*
 ** If 'home' is a JDK home (contains lib/modules) or is itself a jimage

@@ -22,6 +22,9 @@
 #define CCCP_VERSION "dev"
 #endif
 
+/* Memory for classes kept between the hierarchy pass and the rewrite. */
+#define KEEP_MAX ((uint64_t)256 << 20)
+
 static const char usage_text[] =
     "Usage: cccp-rewrite [MODE] [OPTION]... INPUT... -o OUTPUT\n"
     "       cccp-rewrite [MODE] [OPTION]... --jdk JAVA_HOME -o DIR\n"
@@ -333,6 +336,11 @@ int main(int argc, char **argv) {
 
   /* A file-size limit must end in a clean error, not a signal death. */
   signal(SIGXFSZ, SIG_IGN);
+  /* libzip converts the DOS time of every entry it lists with mktime(),
+  ** and with TZ unset glibc then checks /etc/localtime with a stat() each
+  ** time: tens of thousands of system calls for a JDK. The same zone,
+  ** named, is read once. (cccp uses no local time itself.) */
+  if (!getenv("TZ")) setenv("TZ", ":/etc/localtime", 1);
 
   int c;
   while ((c = getopt_long(argc, argv, "o:j:l:qvhV", longopts, NULL)) != -1) {
@@ -456,8 +464,17 @@ int main(int argc, char **argv) {
       LEAVE(EXIT_INPUT);
     }
   }
+  /* The hierarchy pass reads every class that the rewrite reads again:
+  ** it keeps them for it, as long as the inputs fit in KEEP_MAX in all. */
+  uint64_t keep_left = o.mode == MODE_REENCODE || o.mode == MODE_CCCP
+                           ? KEEP_MAX : 0;
   for (int i = 0; i < ninputs; i++) {
     cr_input_set_limits(ins[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    uint64_t n = cr_input_total(ins[i]);
+    if (n <= keep_left) {
+      cr_input_set_keep(ins[i], n);
+      keep_left -= n;
+    }
   }
   for (size_t i = 0; i < o.nclasspath; i++) {
     char img[PATH_MAX];

@@ -84,7 +84,7 @@ static void *worker(void *arg) {
       fail(s, &d);
     }
     cr_arena_free(a);
-    cr_free(data);
+    if (rc || !cr_input_keep(in, idx, data, len)) cr_free(data);
   }
   return NULL;
 }

@@ -182,6 +182,11 @@ int cr_input_open(cr_input **out, const char *path, cr_diag *d) {
     goto out;
   }
   strcpy(in->path, path);
+  if (pthread_mutex_init(&in->kmu, NULL) != 0) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "cannot create a mutex");
+    goto out;
+  }
+  in->kmu_ok = 1;
   if (S_ISDIR(st.st_mode)) {
     in->kind = CR_IN_DIR;
     rc = open_dir(in, d);
@@ -231,6 +236,10 @@ void cr_input_close(cr_input *in) {
   if (!in) return;
   if (in->kind == CR_IN_JAR || in->kind == CR_IN_JMOD) cr_io__zip_close(in);
   if (in->kind == CR_IN_JIMAGE) cr_io__jimage_close(in);
+  if (in->kept)
+    for (size_t i = 0; i < in->n; i++) cr_free(in->kept[i]);
+  cr_free(in->kept);
+  if (in->kmu_ok) pthread_mutex_destroy(&in->kmu);
   cr_free(in->ents);
   cr_arena_free(in->arena);
   cr_free(in->path);
@@ -253,6 +262,50 @@ void cr_input_set_limits(cr_input *in, uint64_t max_entry,
                          uint64_t max_total) {
   in->max_entry = max_entry;
   in->max_total = max_total;
+}
+
+uint64_t cr_input_total(const cr_input *in) { return in->total; }
+
+void cr_input_set_keep(cr_input *in, uint64_t max) { in->keep_max = max; }
+
+/* Is reading entry 'e' again dear enough to keep it? Only when it had to
+** be inflated: a run-time image or a directory is read with a copy. */
+static int worth_keeping(const cr_input *in, const io_ent *e) {
+  switch (in->kind) {
+  case CR_IN_JAR: case CR_IN_JMOD: return 1;
+  case CR_IN_JIMAGE: return e->csize != 0;
+  default: return 0;
+  }
+}
+
+int cr_input_keep(cr_input *in, size_t i, uint8_t *data, size_t len) {
+  int kept = 0;
+  if (i >= in->n || !worth_keeping(in, &in->ents[i])) return 0;
+  pthread_mutex_lock(&in->kmu);
+  if (!in->kept && in->keep_max && in->n)
+    in->kept = cr_calloc(in->n, sizeof *in->kept);
+  if (in->kept && !in->kept[i] &&
+      len <= in->keep_max - in->keep_used &&
+      in->ents[i].size == len) {
+    in->kept[i] = data;
+    in->keep_used += len;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&in->kmu);
+  return kept;
+}
+
+/* Take back entry 'i' if it is kept (its size is the declared one). */
+static uint8_t *unkeep(cr_input *in, size_t i) {
+  uint8_t *p = NULL;
+  pthread_mutex_lock(&in->kmu);
+  if (in->kept && in->kept[i]) {
+    p = in->kept[i];
+    in->kept[i] = NULL;
+    in->keep_used -= in->ents[i].size;
+  }
+  pthread_mutex_unlock(&in->kmu);
+  return p;
 }
 
 /* Read a file of the directory (or the class file itself) into 'buf'. */
@@ -316,6 +369,12 @@ int cr_input_read(cr_input *in, size_t i, uint8_t **data, size_t *len,
                      "entries declare %llu bytes in total, limit %llu",
                      (unsigned long long)in->total,
                      (unsigned long long)in->max_total);
+    goto out;
+  }
+  if (in->keep_max && (buf = unkeep(in, i)) != NULL) {
+    *data = buf;
+    *len = (size_t)e->size;
+    buf = NULL;
     goto out;
   }
   if (in->kind == CR_IN_DIR || in->kind == CR_IN_CLASS) {

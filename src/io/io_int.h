@@ -18,9 +18,20 @@ typedef struct io_ent {
   const char *module;   /* jmod/jimage module, else NULL */
   uint64_t size;        /* declared uncompressed size */
   uint64_t ref;         /* zip: entry index; jimage: resource offset */
-  uint64_t csize;       /* jimage: compressed size, 0 if stored */
+  uint64_t csize;       /* jimage: compressed size, 0 if stored; zip:
+                           compressed size when 'direct' */
+  uint32_t crc;         /* zip: CRC-32 of the data when 'direct' */
+  uint8_t direct;       /* zip: deflated, not encrypted, plausible sizes:
+                           inflated here rather than by libzip */
   int is_dir;
 } io_ent;
+
+/* A libzip handle with what one reader needs besides it. */
+typedef struct io_zh {
+  zip_t *za;
+  uint8_t *raw;         /* compressed bytes of a 'direct' entry */
+  size_t rawcap;
+} io_zh;
 
 struct cr_input {
   cr_input_kind kind;
@@ -30,11 +41,16 @@ struct cr_input {
   size_t n, cap;
   uint64_t max_entry, max_total;
   uint64_t total;       /* sum of declared sizes */
+  /* entries kept between two reads ('cr_input_keep') */
+  pthread_mutex_t kmu;
+  int kmu_ok;
+  uint8_t **kept;       /* per entry, NULL when not kept */
+  uint64_t keep_max, keep_used;
   /* jar and jmod: a pool of libzip handles, one per concurrent reader */
   pthread_mutex_t mu;
   int mu_ok;            /* 'mu' initialised */
-  zip_t **zall;         /* every open handle */
-  zip_t **zidle;        /* handles not checked out (subset of 'zall') */
+  io_zh **zall;         /* every open handle */
+  io_zh **zidle;        /* handles not checked out (subset of 'zall') */
   size_t nzall, nzidle, capz;
   uint64_t zstart;      /* offset of the zip inside the file (jmod: 4) */
   /* jimage: the whole file mapped read-only */

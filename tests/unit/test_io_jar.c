@@ -130,6 +130,78 @@ START_TEST(test_io_jar__corrupt_entry) {
 }
 END_TEST
 
+/* Declare a wrong uncompressed size for the deflated entry in the
+** central directory: the read must say which way it is wrong. */
+static void size_case(long delta, const char *want) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/t.jar", dir);
+  make_jar(path);
+  uint8_t *raw;
+  size_t n;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_read_file(&raw, &n, path, &d), 0);
+  uint8_t *cd = NULL;
+  for (size_t k = 0; k + 46 + 10 <= n; k++)
+    if (!memcmp(raw + k, "PK\1\2", 4) &&
+        !memcmp(raw + k + 46, "z/text.txt", 10))
+      cd = raw + k;
+  ck_assert_ptr_nonnull(cd);
+  uint32_t us = (uint32_t)((long)sizeof text + delta);
+  for (int b = 0; b < 4; b++) cd[24 + b] = (uint8_t)(us >> (8 * b));
+  put_file(path, raw, n);
+  cr_free(raw);
+  cr_input *in;
+  ck_assert_int_eq(cr_input_open(&in, path, &d), 0);
+  uint8_t *b;
+  ck_assert_int_eq(cr_input_read(in, 1, &b, &n, &d), CR_EFORMAT);
+  ck_assert_str_eq(d.entry, "z/text.txt");
+  ck_assert_msg(strstr(d.msg, want), "%s", d.msg);
+  cr_input_close(in);
+}
+
+START_TEST(test_io_jar__declared_size) {
+  mkdir_tmp();
+  size_case(-10, "more than the 99990 bytes declared");
+  size_case(+10, "entry holds 100000 bytes, 100010 declared");
+  rm_tmp();
+}
+END_TEST
+
+/* Entries kept between two reads come back once, within the budget. */
+START_TEST(test_io_jar__keep) {
+  mkdir_tmp();
+  char path[128];
+  snprintf(path, sizeof path, "%s/t.jar", dir);
+  make_jar(path);
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_input *in;
+  ck_assert_int_eq(cr_input_open(&in, path, &d), 0);
+  ck_assert_uint_eq(cr_input_total(in), sizeof text + 5000);
+  uint8_t *b, *b2;
+  size_t n;
+  ck_assert_int_eq(cr_input_read(in, 1, &b, &n, &d), 0);
+  ck_assert_int_eq(cr_input_keep(in, 1, b, n), 0);    /* not enabled */
+  cr_input_set_keep(in, sizeof text + 100);
+  ck_assert_int_eq(cr_input_keep(in, 1, b, n), 1);
+  ck_assert_int_eq(cr_input_read(in, 2, &b2, &n, &d), 0);
+  ck_assert_int_eq(cr_input_keep(in, 2, b2, n), 0);   /* over budget */
+  cr_free(b2);
+  ck_assert_int_eq(cr_input_read(in, 1, &b2, &n, &d), 0);
+  ck_assert_ptr_eq(b2, b);                            /* the kept bytes */
+  ck_assert_uint_eq(n, sizeof text);
+  ck_assert_mem_eq(b2, text, n);
+  ck_assert_int_eq(cr_input_read(in, 1, &b, &n, &d), 0);
+  ck_assert_ptr_ne(b, b2);                            /* read again */
+  ck_assert_mem_eq(b, text, n);
+  cr_free(b);
+  ck_assert_int_eq(cr_input_keep(in, 1, b2, n), 1);   /* budget is back */
+  cr_input_close(in);                                 /* frees it */
+  rm_tmp();
+}
+END_TEST
+
 START_TEST(test_io_jar__truncated_and_missing) {
   mkdir_tmp();
   char path[128];
@@ -352,6 +424,8 @@ int main(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_io_jar__listing);
   tcase_add_test(tc, test_io_jar__corrupt_entry);
+  tcase_add_test(tc, test_io_jar__declared_size);
+  tcase_add_test(tc, test_io_jar__keep);
   tcase_add_test(tc, test_io_jar__truncated_and_missing);
   tcase_add_test(tc, test_io_jar__limits);
   tcase_add_test(tc, test_io_jar__concurrent_reads);
