@@ -30,6 +30,12 @@ int fuzz_code(const uint8_t *data, size_t size);
 int fuzz_policy(const uint8_t *data, size_t size);
 /* A hierarchy summary file: load, link, analyse, save, load again. */
 int fuzz_summary(const uint8_t *data, size_t size);
+/* Output capacity (u2, little endian) then a raw deflate stream: our
+** inflate and zlib's must agree on the result and the bytes. */
+int fuzz_inflate(const uint8_t *data, size_t size);
+/* Bytes to compress with our deflate: zlib must inflate every result
+** back to them, within the room promised. */
+int fuzz_deflate(const uint8_t *data, size_t size);
 
 /* Targets by name, for the replay driver. ORDER as in replay.c. */
 typedef struct fuzz_target {

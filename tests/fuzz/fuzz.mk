@@ -8,14 +8,15 @@
 #                      FUZZ_SECONDS seconds, one after the other
 #   make fuzz-bins     only build them (inside the $(FUZZ_BUILD) make)
 #   make fuzz-TARGET   run one target (class, jar, jmod, jimage, code,
-#                      policy, summary)
+#                      policy, summary, inflate, deflate)
 #
 # FUZZ_LAX=1 skips the checks of known open bugs (see fuzz_common.c).
 # New inputs found go to $(FUZZ_BUILD)/corpus/TARGET, crashes to
 # $(FUZZ_BUILD)/crash-TARGET-*; commit a minimised crash input under
 # tests/fuzz/regress/TARGET/ so that fuzz-replay keeps it fixed.
 
-FUZZ_TARGETS := class jar jmod jimage code policy summary
+FUZZ_TARGETS := class jar jmod jimage code policy summary inflate \
+                deflate
 FUZZ_COMMON  := fuzz_common
 FUZZ_OBJ     := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o) \
                 $(BUILD)/tests/fuzz/$(FUZZ_COMMON).o

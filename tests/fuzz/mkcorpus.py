@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True    # keep the source tree clean
@@ -375,6 +376,143 @@ def summaries(cls, tmp):
     return out
 
 
+def raw_deflate(data, level=6, strategy=zlib.Z_DEFAULT_STRATEGY, flushes=()):
+    """Raw deflate stream; 'flushes' are (offset, mode) pairs."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, strategy)
+    out, at = b'', 0
+    for off, mode in flushes:
+        out += c.compress(data[at:off]) + c.flush(mode)
+        at = off
+    return out + c.compress(data[at:]) + c.flush()
+
+
+def samples(cls):
+    """Text, pseudo-random bytes, runs and a small class file."""
+    text = b''.join(b'%d: the quick brown fox jumps over the lazy dog\n' % i
+                    for i in range(40))
+    rnd, x = bytearray(), 7
+    for _ in range(600):
+        x = (x * 1103515245 + 12345) & 0x7fffffff
+        rnd.append((x >> 16) & 0xff)
+    runs = b'a' * 300 + b'ab' * 100 + b'abc' * 80 + bytes(range(40)) * 3
+    small = min((d for n, d in cls if len(d) > 300), key=len)
+    return text, bytes(rnd), runs, small
+
+
+def deflate_seeds(cls):
+    """Inputs of the deflate target: bytes to compress."""
+    text, rnd, runs, small = samples(cls)
+    return {'text.bin': text, 'random.bin': rnd, 'runs.bin': runs,
+            'class.bin': small, 'one-byte.bin': b'x'}
+
+
+def inflate_seeds(cls):
+    """Inputs of the inflate target: output capacity (u2 LE), then a raw
+    deflate stream."""
+    text, rnd, runs, small = samples(cls)
+    out = {}
+
+    def seed(name, data, z, cap=None):
+        cap = len(data) if cap is None else cap
+        out[name] = struct.pack('<H', cap) + z
+
+    seed('text-6.bin', text, raw_deflate(text))
+    seed('text-1-fixed.bin', text[:400],
+         raw_deflate(text[:400], 1, zlib.Z_FIXED))
+    seed('stored.bin', rnd[:200], raw_deflate(rnd[:200], 0))
+    seed('huffman-only.bin', rnd, raw_deflate(rnd, 9,
+                                              zlib.Z_HUFFMAN_ONLY))
+    seed('rle.bin', runs, raw_deflate(runs, 9, zlib.Z_RLE))
+    seed('class-9.bin', small, raw_deflate(small, 9))
+    seed('blocks.bin', text, raw_deflate(
+        text, 6, flushes=((100, zlib.Z_SYNC_FLUSH),
+                          (700, zlib.Z_FULL_FLUSH))))
+    seed('empty.bin', b'', raw_deflate(b''))
+    seed('short-by-one.bin', text, raw_deflate(text), len(text) - 1)
+    z = raw_deflate(text[:500], 9)
+    seed('truncated.bin', text[:500], z[:len(z) // 2])
+
+    # hand-made dynamic blocks: one-bit codes that zlib accepts
+    class Bits:
+        def __init__(self):
+            self.b = []
+
+        def put(self, v, n):        # n bits, LSB first
+            self.b += [(v >> i) & 1 for i in range(n)]
+
+        def code(self, v, n):       # a Huffman code, MSB first
+            self.b += [(v >> i) & 1 for i in reversed(range(n))]
+
+        def data(self):
+            b = self.b + [0] * (-len(self.b) % 8)
+            return bytes(sum(b[i + j] << j for j in range(8))
+                         for i in range(0, len(b), 8))
+
+    def canon(lens):
+        """Canonical codes of 'lens' (RFC 1951 3.2.2)."""
+        codes, code = [0] * len(lens), 0
+        for n in range(1, 16):
+            for s, ln in enumerate(lens):
+                if ln == n:
+                    codes[s] = code
+                    code += 1
+            code <<= 1
+        return codes
+
+    def dynamic(lit, dist, body):
+        """Final dynamic block: code lengths 'lit' (257..286 of them) and
+        'dist', sent with a code-length code of 4 and 5 bits, each length
+        as itself; then 'body', a list of symbols: ('l', s) literal/length
+        symbol, ('d', s) distance symbol, ('x', v, n) extra bits."""
+        w = Bits()
+        w.put(1, 1)
+        w.put(2, 2)
+        w.put(len(lit) - 257, 5)
+        w.put(len(dist) - 1, 5)
+        order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14,
+                 1, 15]
+        pre = [4] * 13 + [5] * 6
+        pc = canon(pre)
+        w.put(15, 4)
+        for s in order:
+            w.put(pre[s], 3)
+        for ln in lit + dist:
+            w.code(pc[ln], pre[ln])
+        lc, dc = canon(lit), canon(dist)
+        for item in body:
+            if item[0] == 'l':
+                w.code(lc[item[1]], lit[item[1]])
+            elif item[0] == 'd':
+                w.code(dc[item[1]], dist[item[1]])
+            else:
+                w.put(item[1], item[2])
+        return w.data()
+
+    lit = [0] * 257
+    lit[0] = lit[256] = 1           # literal 0: code 0, end: code 1
+    out['one-bit-codes.bin'] = struct.pack('<H', 1) + dynamic(
+        lit, [0], [('l', 0), ('l', 256)])
+    lit = [0] * 258
+    lit[65], lit[256], lit[257] = 1, 2, 2
+    # 'A', then length 3 at distance 1 (the one distance code), end
+    out['one-distance-code.bin'] = struct.pack('<H', 4) + dynamic(
+        lit, [1], [('l', 65), ('l', 257), ('d', 0), ('l', 256)])
+    # codes of 1 to 15 bits: 16 literal/length and 16 distance symbols
+    syms = [101, 116, 97, 256, 111, 257, 105, 110, 270, 115, 104, 280,
+            114, 285, 100, 108]
+    lit, dist = [0] * 286, [0] * 30
+    for i, s in enumerate(syms):
+        lit[s] = dist[i] = min(i + 1, 15)
+    body = [('l', c) for c in b'etaoinshrdl' * 3]
+    for ds in range(10):            # distances 1..33: match at each
+        body += [('l', 285 if ds % 2 else 257), ('d', ds),
+                 ('x', 0, [0, 0, 0, 0, 1, 1, 2, 2, 3, 3][ds])]
+    body.append(('l', 256))
+    n = 33 + 5 * 258 + 5 * 3
+    out['long-codes.bin'] = struct.pack('<H', n) + dynamic(lit, dist, body)
+    return out
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -402,6 +540,10 @@ def main():
             put('policy', *b)
         for n, d in summaries(cls, tmp).items():
             put('summary', n, d)
+        for n, d in inflate_seeds(cls).items():
+            put('inflate', n, d)
+        for n, d in deflate_seeds(cls).items():
+            put('deflate', n, d)
     finally:
         shutil.rmtree(tmp)
     for t in sorted(os.listdir(OUT)):

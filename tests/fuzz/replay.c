@@ -29,6 +29,8 @@ const fuzz_target fuzz_targets[] = {
   {"code", fuzz_code},
   {"policy", fuzz_policy},
   {"summary", fuzz_summary},
+  {"inflate", fuzz_inflate},
+  {"deflate", fuzz_deflate},
   {NULL, NULL}
 };
 
