@@ -9,48 +9,10 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "../zverdict.h"
 #include "fuzz.h"
-#include "../../src/io/inflate.h"
 
 static const char *const names[] = {"OK", "BAD", "SHORT"};
-
-/*
-** zlib's verdict in the terms of cr_io__inflate: one inflate call with
-** Z_FINISH; when it stops for want of room, one more call with one byte
-** of room tells whether the stream really goes on (SHORT) or is broken
-** or truncated there (BAD).
-*/
-static int zlib_inflate(uint8_t *out, size_t cap, size_t *outlen,
-                        const uint8_t *in, size_t n) {
-  z_stream z;
-  uint8_t one;
-  memset(&z, 0, sizeof z);
-  FUZZ_CHECK(inflateInit2(&z, -15) == Z_OK, "inflateInit2 failed");
-  z.next_in = (Bytef *)in;
-  z.avail_in = (uInt)n;
-  z.next_out = cap ? out : &one;
-  z.avail_out = (uInt)cap;
-  int zr = inflate(&z, Z_FINISH), res = CR_INFL_BAD;
-  *outlen = 0;
-  if (zr == Z_STREAM_END) {
-    res = CR_INFL_OK;
-    *outlen = z.total_out;
-  } else if (zr == Z_BUF_ERROR && z.avail_out == 0) {
-    z.next_out = &one;
-    z.avail_out = 1;
-    zr = inflate(&z, Z_FINISH);
-    if (z.avail_out == 0) {
-      res = CR_INFL_SHORT;
-    } else if (zr == Z_STREAM_END) {
-      res = CR_INFL_OK;
-      *outlen = z.total_out;
-    }
-  }
-  FUZZ_CHECK(zr == Z_STREAM_END || zr == Z_DATA_ERROR || zr == Z_BUF_ERROR,
-             "zlib inflate returned %d", zr);
-  inflateEnd(&z);
-  return res;
-}
 
 int fuzz_inflate(const uint8_t *data, size_t size) {
   if (size < 2) return 0;
@@ -61,7 +23,8 @@ int fuzz_inflate(const uint8_t *data, size_t size) {
   FUZZ_CHECK(in && a && (b || !cap), "out of memory");
   memcpy(in, data + 2, n);
   size_t alen, blen = 12345;
-  int za = zlib_inflate(a, cap, &alen, in, n);
+  int za = zverdict(a, cap, &alen, in, n);
+  FUZZ_CHECK(za >= 0, "zlib inflate failed");
   int rb = cr_io__inflate(b, cap, &blen, in, n);
   FUZZ_CHECK(rb == CR_INFL_OK || rb == CR_INFL_BAD || rb == CR_INFL_SHORT,
              "cr_io__inflate returned %d", rb);
