@@ -41,3 +41,6 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+
+# not_cmp A B: passes when the files differ.
+not_cmp() { ! cmp -s "$1" "$2"; }

@@ -51,6 +51,7 @@ typedef struct cli_opts {
   const char *emit_summary; /* --emit-summary FILE */
   int print_policy;         /* --print-policy */
   int stress;               /* --stress-probes (test only) */
+  int n2b;                  /* --n2b-wrappers */
 } cli_opts;
 
 /* One entry to process: input 'in', entry index 'idx', output unit. */

@@ -52,6 +52,13 @@ static const char usage_text[] =
     "                         decide which methods are overloadable and\n"
     "                         wrappable; no -o needed (see --report)\n"
     "\n"
+    "Instrumentation:\n"
+    "      --n2b-wrappers     overloadable methods become N2B wrappers of\n"
+    "                         their twins (smaller classes) instead of\n"
+    "                         instrumented copies; closed world only: stack\n"
+    "                         traces gain a frame, and classes made at run\n"
+    "                         time or not rewritten must not override them\n"
+    "\n"
     "Inputs and output:\n"
     "      --jdk PATH         read every module of the JDK at PATH (a JDK\n"
     "                         home or its lib/modules file); needs -o DIR\n"
@@ -301,7 +308,7 @@ int main(int argc, char **argv) {
   enum {
     OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
     OPT_MAXENTRY, OPT_CLASSPATH, OPT_POLICY, OPT_PRINT_POLICY, OPT_REPORT,
-    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP
+    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP, OPT_N2B
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -310,6 +317,7 @@ int main(int argc, char **argv) {
       {"analyze", no_argument, NULL, OPT_ANALYZE},
       {"reencode", no_argument, NULL, OPT_REENCODE},
       {"stress-probes", no_argument, NULL, OPT_STRESS},
+      {"n2b-wrappers", no_argument, NULL, OPT_N2B},
       {"classpath", required_argument, NULL, OPT_CLASSPATH},
       {"policy", required_argument, NULL, OPT_POLICY},
       {"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
@@ -371,6 +379,7 @@ int main(int argc, char **argv) {
       o.output = optarg;
       break;
     case OPT_LENIENT: o.lenient = 1; break;
+    case OPT_N2B: o.n2b = 1; break;
     case OPT_CLASSPATH:
       for (char *p = optarg, *tok; (tok = strsep(&p, ":"));)
         if (*tok) push(&o.classpath, &o.nclasspath, tok);

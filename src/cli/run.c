@@ -110,6 +110,7 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   xo.env.ctx = r;
   xo.warn = xf_warn;
   xo.ctx = w;
+  xo.n2b = r->o->n2b;
   int rc = cr_xf_cccp(c, &xo, d);
   if (rc) return rc;
   pthread_mutex_lock(&r->mu);
