@@ -75,6 +75,13 @@ typedef struct cli_plan {
   size_t nunits;
 } cli_plan;
 
+/*
+** Is 'module' (an entry's module, NULL outside jimages and jmods) one whose
+** packages the JVM's boot layer owns? Every module of a JDK image except
+** the incubator ones (jdk.incubator.*), which resolve only on request.
+*/
+int cli_jdk_module(const char *module);
+
 /* Statistics gathered by the run. */
 typedef struct cli_stats {
   size_t entries, classes, lenient_copies, skipped_dups;
@@ -83,6 +90,7 @@ typedef struct cli_stats {
   size_t xf_classes;        /* classes instrumented */
   size_t xf_methods;        /* ESI + OSI bodies, wrappers and twins */
   size_t xf_sites;          /* call sites rewritten */
+  size_t jdk_pkg_copies;    /* classes in JDK packages left unchanged */
 } cli_stats;
 
 /*
