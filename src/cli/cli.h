@@ -51,13 +51,17 @@ typedef struct cli_opts {
   const char *emit_summary; /* --emit-summary FILE */
   int print_policy;         /* --print-policy */
   int stress;               /* --stress-probes (test only) */
+  int closure;              /* follow manifest Class-Path (-1: by mode) */
 } cli_opts;
 
-/* One entry to process: input 'in', entry index 'idx', output unit. */
+/* One entry to process: input 'in', entry index 'idx', output unit;
+** 'data' (owned by the plan), when set, replaces the entry's bytes. */
 typedef struct cli_task {
   cr_input *in;
   size_t idx;
   size_t unit;
+  uint8_t *data;
+  size_t len;
 } cli_task;
 
 /* One output file and the range of tasks that fill it, in order. */
@@ -156,6 +160,80 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
 int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
                       cr_diag *d);
 void cli_whole_free(cli_whole *w);
+
+/*
+** Manifest Class-Path (manifest.c). A jar's manifest may name more jars
+** (space-separated URLs relative to the jar, or absolute); the JVM puts
+** each, then what its own manifest names, right after the jar on the
+** class path, and ignores entries it cannot open.
+*/
+typedef struct cli_cpref {
+  char *token;          /* as written in the manifest */
+  char *path;           /* the absolute path it names; NULL if the JVM */
+  const char *why;      /*   does not follow it: why, if worth a warning */
+} cli_cpref;
+
+/* The manifest facts of one jar. Transparent. */
+typedef struct cli_jarmf {
+  size_t entry;         /* index of the manifest entry; SIZE_MAX if none */
+  int has_cp;           /* it has a Class-Path header */
+  cli_cpref *refs;      /* its entries, in order */
+  size_t nrefs;
+} cli_jarmf;
+
+/*
+** Read the manifest of 'in' (jars only; nothing for other kinds) and
+** resolve its Class-Path against 'base', the absolute path the JVM knows
+** the jar by. Errors name the entry.
+*/
+int cli_jarmf_read(cli_jarmf *out, cr_input *in, const char *base,
+                   cr_diag *d);
+void cli_jarmf_free(cli_jarmf *m);
+/*
+** The manifest of 'in' with its Class-Path value replaced by 'value'
+** (header removed when empty), every other byte kept: malloc'd in '*out'.
+*/
+int cli_jarmf_rewrite(const cli_jarmf *m, cr_input *in, const char *value,
+                      uint8_t **out, size_t *outlen, cr_diag *d);
+/* Append 'path' to 'b' as a URL path (%XX where a URL needs it). */
+void cli_url_path(cr_buf *b, const char *path);
+
+/*
+** A list of opened inputs in class-path order, each with its manifest
+** facts and the jar whose manifest named it (NULL: the command line).
+** Files are told apart by device and inode, so a jar reached twice (also
+** through a symbolic link) is listed once. Transparent.
+*/
+typedef struct cli_inputs {
+  cr_input **v;
+  cli_jarmf *mf;
+  const char **via;     /* path of the naming jar (owned by that input) */
+  uint64_t *dev, *ino;  /* identity of each file; 0, 0 if unknown */
+  size_t n, cap;
+} cli_inputs;
+
+/* Append 'in' (now owned by 'set'); CR_ENOMEM. */
+int cli_inputs_push(cli_inputs *set, cr_input *in, const char *via,
+                    cr_diag *d);
+/* Index of the input that is file 'path' in 'set', or -1. */
+long cli_inputs_find(const cli_inputs *set, const char *path);
+/*
+** Open 'path' and append it, unless it is in 'set' or 'skip' already;
+** with 'follow', then the jars its manifest names, depth first, each
+** once, in the JVM's order. 'via' NULL: 'path' comes from the command
+** line, and failing to open it is an error; otherwise it comes from the
+** manifest of jar 'via', and a missing file, a directory or anything but
+** a jar is skipped with a warning (the JVM ignores what it cannot open).
+** 'want_mf' reads the manifest facts even without 'follow'. Limits are
+** set on every input opened.
+*/
+int cli_inputs_add(cli_inputs *set, const cli_inputs *skip, const char *path,
+                   const char *via, int follow, int want_mf,
+                   const cli_opts *o, cr_diag *d);
+/* The same for input 'i' already in 'set': follow its manifest. */
+int cli_inputs_follow(cli_inputs *set, size_t i, const cli_inputs *skip,
+                      const cli_opts *o, cr_diag *d);
+void cli_inputs_free(cli_inputs *set);   /* closes every input */
 
 /* A file written under a temporary name and renamed when complete. */
 typedef struct cli_afile {

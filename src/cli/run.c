@@ -203,7 +203,14 @@ static void work(run *r, size_t t, slot *s) {
   cr_diag_clear(&s->d);
   cr_input_info(task->in, task->idx, &info);
   s->input_side = 1;
-  if (!info.is_dir) {
+  if (task->data) {                 /* replaced by the plan */
+    if (!(data = cr_malloc(task->len ? task->len : 1))) {
+      s->rc = cr_diag_set(&s->d, CR_ENOMEM, -1, "out of memory");
+      goto out;
+    }
+    memcpy(data, task->data, task->len);
+    len = task->len;
+  } else if (!info.is_dir) {
     s->rc = cr_input_read(task->in, task->idx, &data, &len, &s->d);
     if (s->rc) goto out;
   }
