@@ -199,11 +199,17 @@ static int resolve(char **out, const char *base, const char *tok,
     const char *slash = strrchr(base, '/');
     bl = slash ? (size_t)(slash - base) + 1 : 0;
   }
-  char *p = cr_malloc(bl + strlen(rel) + 2);
+  /* a URL ending in '/' names a folder: it keeps its slash */
+  size_t rl = strlen(rel);
+  int dir = rl && (rel[rl - 1] == '/' ||
+                   (rel[rl - 1] == '.' && (rl == 1 || rel[rl - 2] == '/' ||
+                    (rel[rl - 2] == '.' && (rl == 2 || rel[rl - 3] == '/')))));
+  char *p = cr_malloc(bl + rl + 3);
   if (p) {
     memcpy(p, base, bl);
     strcpy(p + bl, rel);
     normalize(p);
+    if (dir && strcmp(p, "/") != 0) strcat(p, "/");
   }
   cr_free(rel);
   *out = p;
