@@ -198,42 +198,56 @@ int cli_jarmf_rewrite(const cli_jarmf *m, cr_input *in, const char *value,
 /* Append 'path' to 'b' as a URL path (%XX where a URL needs it). */
 void cli_url_path(cr_buf *b, const char *path);
 
+/* What is known of one opened input. Transparent. */
+typedef struct cli_inmeta {
+  cli_jarmf mf;         /* manifest facts (jars, when asked for) */
+  const char *via;      /* the jar whose manifest named it first (path
+                           owned by that input); NULL: the command line */
+  int named;            /* given on the command line */
+  uint64_t dev, ino;    /* identity of the file; 0, 0 if unknown */
+} cli_inmeta;
+
 /*
-** A list of opened inputs in class-path order, each with its manifest
-** facts and the jar whose manifest named it (NULL: the command line).
-** Files are told apart by device and inode, so a jar reached twice (also
-** through a symbolic link) is listed once. Transparent.
+** A list of opened inputs in class-path order. Files are told apart by
+** device and inode, so a jar reached twice (also through a symbolic link)
+** is listed once. 'v[i]' may be NULL in a list inputs are taken from.
+** Transparent.
 */
 typedef struct cli_inputs {
   cr_input **v;
-  cli_jarmf *mf;
-  const char **via;     /* path of the naming jar (owned by that input) */
-  uint64_t *dev, *ino;  /* identity of each file; 0, 0 if unknown */
+  cli_inmeta *m;
   size_t n, cap;
 } cli_inputs;
 
-/* Append 'in' (now owned by 'set'); CR_ENOMEM. */
+/* Append 'in' (now owned by 'set'; closed on failure); CR_ENOMEM. */
 int cli_inputs_push(cli_inputs *set, cr_input *in, const char *via,
                     cr_diag *d);
 /* Index of the input that is file 'path' in 'set', or -1. */
 long cli_inputs_find(const cli_inputs *set, const char *path);
-/*
-** Open 'path' and append it, unless it is in 'set' or 'skip' already;
-** with 'follow', then the jars its manifest names, depth first, each
-** once, in the JVM's order. 'via' NULL: 'path' comes from the command
-** line, and failing to open it is an error; otherwise it comes from the
-** manifest of jar 'via', and a missing file, a directory or anything but
-** a jar is skipped with a warning (the JVM ignores what it cannot open).
-** 'want_mf' reads the manifest facts even without 'follow'. Limits are
-** set on every input opened.
-*/
-int cli_inputs_add(cli_inputs *set, const cli_inputs *skip, const char *path,
-                   const char *via, int follow, int want_mf,
-                   const cli_opts *o, cr_diag *d);
-/* The same for input 'i' already in 'set': follow its manifest. */
-int cli_inputs_follow(cli_inputs *set, size_t i, const cli_inputs *skip,
-                      const cli_opts *o, cr_diag *d);
 void cli_inputs_free(cli_inputs *set);   /* closes every input */
+
+/* How a list is built from the command line's inputs. */
+typedef struct cli_closure {
+  cli_inputs *named;        /* opened command-line inputs, taken from */
+  const cli_inputs *skip;   /* files a manifest never adds (--classpath) */
+  int follow;               /* follow manifests */
+  int want_mf;              /* read manifest facts even without following */
+  const cli_opts *o;
+} cli_closure;
+
+/*
+** Move command-line input 'j' of 'c->named' to 'set' (unless that file is
+** there already) and, when following, then the jars its
+** manifest names, depth first, each once, in the JVM's order: a jar named
+** by a manifest that is also a command-line input is placed there, under
+** its own name. A manifest's entry the JVM would not open (a missing
+** file, a folder, not a jar) is skipped with a warning (with -v for a
+** missing file). Limits are set on every input opened.
+*/
+int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j, cr_diag *d);
+/* The same for input 'i' already in 'set': read and follow its manifest. */
+int cli_inputs_follow(cli_inputs *set, size_t i, cli_closure *c,
+                      cr_diag *d);
 
 /* A file written under a temporary name and renamed when complete. */
 typedef struct cli_afile {

@@ -184,6 +184,7 @@ static void unit_name(char *out, size_t outsz, const cr_input *in,
 typedef struct planner {
   cli_plan p;
   size_t tcap, ucap;
+  cli_names reserved;     /* -o DIR: outputs of command-line inputs */
   const char *dup_first;  /* first duplicate entry of the current input */
   size_t ndup;            /* and how many there are */
 } planner;
@@ -249,10 +250,20 @@ static int unit_taken(const planner *pl, const char *path) {
   return 0;
 }
 
+/* The output path of 'in' (or one module of it) inside -o DIR. */
+static void dir_unit_path(char *path, size_t n, const cli_opts *o,
+                          const cr_input *in, const char *module) {
+  char name[PATH_MAX];
+  unit_name(name, sizeof name, in, module);
+  snprintf(path, n, "%s%s%s", o->output, ends_with(o->output, "/") ? "" : "/",
+           name);
+}
+
 /*
 ** Start the output unit for 'in' (or one module of it) inside -o DIR. Two
 ** inputs named alike are a usage error, unless the later one was found
-** through a manifest ('renamable'): it becomes NAME-2.jar (-3, ...).
+** through a manifest ('renamable'): it becomes NAME-2.jar (-3, ...), a
+** name no other output has or will have ('pl->reserved').
 */
 static void open_dir_unit(planner *pl, cli_names *names, const cli_opts *o,
                           const cr_input *in, const char *module,
@@ -266,7 +277,9 @@ static void open_dir_unit(planner *pl, cli_names *names, const cli_opts *o,
   char base[PATH_MAX];
   snprintf(base, sizeof base, "%s", name);
   size_t stem = ends_with(base, ".jar") ? strlen(base) - 4 : strlen(base);
-  for (int k = 2; unit_taken(pl, path); k++) {
+  for (int k = 2; unit_taken(pl, path) ||
+                  (renamable && pl->reserved.n &&
+                   cli_names_add(&pl->reserved, path) == 0); k++) {
     snprintf(name, sizeof name, "%.*s-%d%s", (int)stem, base, k, base + stem);
     snprintf(path, sizeof path, "%s%s%s", o->output, sep, name);
   }
@@ -305,7 +318,7 @@ static void free_plan(cli_plan *p) {
 static void new_classpath(cr_buf *b, int *changed, const cli_inputs *set,
                           size_t i, size_t ui, const cli_plan *p,
                           const size_t *unit_of) {
-  const cli_jarmf *m = &set->mf[i];
+  const cli_jarmf *m = &set->m[i].mf;
   *changed = 0;
   for (size_t k = 0; k < m->nrefs; k++) {
     const cli_cpref *r = &m->refs[k];
@@ -342,7 +355,7 @@ static int plan_manifests(cli_plan *p, const cli_inputs *set,
     if (strcasecmp(info.name, "META-INF/MANIFEST.MF") != 0) continue;
     size_t i = 0;
     while (i < set->n && set->v[i] != task->in) i++;
-    if (i == set->n || !set->mf[i].has_cp || set->mf[i].entry != task->idx)
+    if (i == set->n || !set->m[i].mf.has_cp || set->m[i].mf.entry != task->idx)
       continue;
     cr_buf b;
     cr_buf_init(&b);
@@ -350,7 +363,7 @@ static int plan_manifests(cli_plan *p, const cli_inputs *set,
     new_classpath(&b, &changed, set, i, task->unit, p, unit_of);
     int rc = b.err ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory") : 0;
     if (rc == 0 && changed)
-      rc = cli_jarmf_rewrite(&set->mf[i], task->in, (const char *)b.data,
+      rc = cli_jarmf_rewrite(&set->m[i].mf, task->in, (const char *)b.data,
                              &task->data, &task->len, d);
     cr_buf_free(&b);
     if (rc) return rc;
@@ -605,15 +618,34 @@ int main(int argc, char **argv) {
       LEAVE(EXIT_OUTPUT);
     }
   }
+  cli_inputs named;
+  memset(&named, 0, sizeof named);
   for (int i = optind; i < argc; i++) {
-    if (cli_inputs_add(&inset, follow ? &cpset : NULL, argv[i], NULL,
-                       follow, want_mf, &o, &d)) {
+    cr_input *nin;
+    if (cr_input_open(&nin, argv[i], &d)) {
+      cr_diag_where(&d, argv[i], NULL);
       cli_error_diag(&d);
-      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+      cli_inputs_free(&named);
+      LEAVE(EXIT_INPUT);
+    }
+    cr_input_set_limits(nin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    if (cli_inputs_push(&named, nin, NULL, &d)) {
+      cli_error_diag(&d);
+      cli_inputs_free(&named);
+      LEAVE(EXIT_OUTPUT);
     }
   }
+  cli_closure clo = {&named, &cpset, follow, want_mf, &o};
+  for (size_t j = 0; j < named.n; j++)
+    if (cli_inputs_place(&inset, &clo, j, &d)) {
+      cli_error_diag(&d);
+      cli_inputs_free(&named);
+      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+    }
+  cli_inputs_free(&named);    /* what is left: files given twice */
+  cli_closure cpclo = {NULL, &inset, 1, 0, &o};
   for (size_t i = 0; follow && i < ncp_named; i++)
-    if (cli_inputs_follow(&cpset, i, &inset, &o, &d)) {
+    if (cli_inputs_follow(&cpset, i, &cpclo, &d)) {
       cli_error_diag(&d);
       LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
     }
@@ -621,7 +653,8 @@ int main(int argc, char **argv) {
   int ninputs = (int)inset.n;
   if (o.verbose > 0)
     for (size_t i = 0; i < inset.n + cpset.n; i++) {
-      const char *via = i < inset.n ? inset.via[i] : cpset.via[i - inset.n];
+      const char *via = i < inset.n ? inset.m[i].via
+                                    : cpset.m[i - inset.n].via;
       cr_input *in = i < inset.n ? ins[i] : cp[i - inset.n];
       if (via)
         fprintf(stderr, "cccp-rewrite: %s (named by the manifest of %s)%s\n",
@@ -704,12 +737,22 @@ int main(int argc, char **argv) {
       flush_dups(&pl, ins[i], o.output);
     }
   } else {
+    /* command-line inputs keep their names; closure jars give way */
+    for (int i = 0; i < ninputs; i++)
+      if (inset.m[i].named && cr_input_kind_of(ins[i]) != CR_IN_JIMAGE) {
+        char path[PATH_MAX * 2];
+        dir_unit_path(path, sizeof path, &o, ins[i], NULL);
+        if (cli_names_add(&pl.reserved, path) < 0) {
+          fputs("cccp-rewrite: out of memory\n", stderr);
+          LEAVE(EXIT_OUTPUT);
+        }
+      }
     for (int i = 0; i < ninputs; i++) {
       size_t n = cr_input_count(ins[i]);
       int per_module = cr_input_kind_of(ins[i]) == CR_IN_JIMAGE;
       const char *cur = NULL;
       if (!per_module)
-        open_dir_unit(&pl, &names, &o, ins[i], NULL, inset.via[i] != NULL);
+        open_dir_unit(&pl, &names, &o, ins[i], NULL, !inset.m[i].named);
       unit_of[i] = pl.p.nunits - 1;
       for (size_t e = 0; e < n; e++) {
         cr_entry_info info;
@@ -726,6 +769,7 @@ int main(int argc, char **argv) {
     }
   }
   cli_names_free(&names);
+  cli_names_free(&pl.reserved);
 
   /* Never overwrite an input or a class-path entry. */
   for (size_t u = 0; u < pl.p.nunits; u++)

@@ -378,27 +378,22 @@ int cli_inputs_push(cli_inputs *set, cr_input *in, const char *via,
     size_t nc = set->cap ? set->cap * 2 : 16;
     cr_input **v = cr_realloc(set->v, nc * sizeof *v);
     if (v) set->v = v;
-    cli_jarmf *mf = v ? cr_realloc(set->mf, nc * sizeof *mf) : NULL;
-    if (mf) set->mf = mf;
-    const char **via2 = mf ? cr_realloc((void *)set->via, nc * sizeof *via2)
-                           : NULL;
-    if (via2) set->via = via2;
-    uint64_t *dev = via2 ? cr_realloc(set->dev, nc * sizeof *dev) : NULL;
-    if (dev) set->dev = dev;
-    uint64_t *ino = dev ? cr_realloc(set->ino, nc * sizeof *ino) : NULL;
-    if (ino) set->ino = ino;
-    if (!ino) {
+    cli_inmeta *m = v ? cr_realloc(set->m, nc * sizeof *m) : NULL;
+    if (!m) {
       cr_input_close(in);
       return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     }
+    set->m = m;
     set->cap = nc;
   }
   size_t i = set->n++;
+  cli_inmeta *m = &set->m[i];
   set->v[i] = in;
-  memset(&set->mf[i], 0, sizeof set->mf[i]);
-  set->mf[i].entry = SIZE_MAX;
-  set->via[i] = via;
-  file_id(cr_input_path(in), &set->dev[i], &set->ino[i]);
+  memset(m, 0, sizeof *m);
+  m->mf.entry = SIZE_MAX;
+  m->via = via;
+  m->named = !via;
+  file_id(cr_input_path(in), &m->dev, &m->ino);
   return 0;
 }
 
@@ -406,20 +401,18 @@ long cli_inputs_find(const cli_inputs *set, const char *path) {
   uint64_t dev, ino;
   if (!set || file_id(path, &dev, &ino) != 0) return -1;
   for (size_t i = 0; i < set->n; i++)
-    if (set->dev[i] == dev && set->ino[i] == ino) return (long)i;
+    if (set->v[i] && set->m[i].dev == dev && set->m[i].ino == ino)
+      return (long)i;
   return -1;
 }
 
 void cli_inputs_free(cli_inputs *set) {
   for (size_t i = 0; i < set->n; i++) {
     cr_input_close(set->v[i]);
-    cli_jarmf_free(&set->mf[i]);
+    cli_jarmf_free(&set->m[i].mf);
   }
   cr_free(set->v);
-  cr_free(set->mf);
-  cr_free((void *)set->via);
-  cr_free(set->dev);
-  cr_free(set->ino);
+  cr_free(set->m);
   memset(set, 0, sizeof *set);
 }
 
@@ -448,14 +441,19 @@ static int followable(const char *path, const char *token, const char *via,
   return 1;
 }
 
-/* Read the manifest facts of input 'me' (if not yet) and, with 'follow',
-** add the jars they name, depth first. */
-static int walk(cli_inputs *set, size_t me, const cli_inputs *skip,
-                int follow, int want_mf, const cli_opts *o, cr_diag *d) {
+static int take(cli_inputs *set, cli_closure *c, size_t j, const char *via,
+                cr_diag *d);
+
+/*
+** Read the manifest facts of input 'me' of 'set' (if not yet) and, when
+** following, place the jars they name, depth first. 'via' NULL: 'me'
+** came from the command line.
+*/
+static int walk(cli_inputs *set, size_t me, cli_closure *c, cr_diag *d) {
   int rc;
   cr_input *in = set->v[me];
-  const char *via = set->via[me];
-  if ((!follow && !want_mf) || set->mf[me].entry != SIZE_MAX) goto refs;
+  const char *via = set->m[me].via;
+  if (!c->follow && !c->want_mf) return 0;
   /* The JVM resolves against the canonical path of a class path entry,
   ** and against the URL itself for a jar a manifest named. */
   char canon[PATH_MAX];
@@ -463,7 +461,7 @@ static int walk(cli_inputs *set, size_t me, const cli_inputs *skip,
   if (!via && realpath(base, canon)) base = canon;
   cli_jarmf mf;
   if ((rc = cli_jarmf_read(&mf, in, base, d))) {
-    if (!via || rc == CR_ENOMEM) return rc;
+    if (set->m[me].named || rc == CR_ENOMEM) return rc;
     char msg[2048];
     cr_diag_format(d, msg, sizeof msg);
     cli_warn("%s: Class-Path entry: %s; its manifest is not followed", via,
@@ -471,13 +469,12 @@ static int walk(cli_inputs *set, size_t me, const cli_inputs *skip,
     cr_diag_clear(d);
     return 0;
   }
-  set->mf[me] = mf;
-refs:
-  if (!follow) return 0;
+  set->m[me].mf = mf;
+  if (!c->follow) return 0;
   const char *self = cr_input_path(in);
-  /* 'set->mf' may move while recursing, its 'refs' do not */
-  const cli_cpref *refs = set->mf[me].refs;
-  for (size_t i = 0, n = set->mf[me].nrefs; i < n; i++) {
+  /* 'set->m' may move while recursing, the 'refs' array does not */
+  const cli_cpref *refs = mf.refs;
+  for (size_t i = 0; i < mf.nrefs; i++) {
     const cli_cpref *r = &refs[i];
     if (!r->path) {
       if (r->why)
@@ -485,43 +482,62 @@ refs:
                  "does", self, r->token, r->why);
       continue;
     }
+    long j;
     if (cli_inputs_find(set, r->path) >= 0 ||
-        cli_inputs_find(skip, r->path) >= 0 ||
-        !followable(r->path, r->token, self, o))
+        cli_inputs_find(c->skip, r->path) >= 0)
       continue;
-    if ((rc = cli_inputs_add(set, skip, r->path, self, follow, want_mf, o,
-                             d)))
+    if ((j = cli_inputs_find(c->named, r->path)) >= 0) {
+      if ((rc = take(set, c, (size_t)j, self, d))) return rc;
+      continue;
+    }
+    if (!followable(r->path, r->token, self, c->o)) continue;
+    cr_input *nin;
+    rc = cr_input_open(&nin, r->path, d);
+    if (rc == 0 && cr_input_kind_of(nin) != CR_IN_JAR) {
+      cr_input_close(nin);
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "not a jar");
+    }
+    if (rc == CR_ENOMEM) return rc;
+    if (rc) {
+      char msg[2048];
+      cr_diag_where(d, r->path, NULL);
+      cr_diag_format(d, msg, sizeof msg);
+      cli_warn("%s: Class-Path entry: %s; ignored, as the JVM does", self,
+               msg);
+      cr_diag_clear(d);
+      continue;
+    }
+    cr_input_set_limits(nin, c->o->max_entry, CR_DEFAULT_MAX_TOTAL);
+    if ((rc = cli_inputs_push(set, nin, self, d)) ||
+        (rc = walk(set, set->n - 1, c, d)))
       return rc;
   }
   return 0;
 }
 
-int cli_inputs_add(cli_inputs *set, const cli_inputs *skip, const char *path,
-                   const char *via, int follow, int want_mf,
-                   const cli_opts *o, cr_diag *d) {
-  if (cli_inputs_find(set, path) >= 0 || cli_inputs_find(skip, path) >= 0)
-    return 0;
-  cr_input *in;
-  int rc = cr_input_open(&in, path, d);
-  if (rc == 0 && via && cr_input_kind_of(in) != CR_IN_JAR) {
-    cr_input_close(in);
-    rc = cr_diag_set(d, CR_EFORMAT, -1, "not a jar");
-  }
-  if (rc) {
-    cr_diag_where(d, path, NULL);
-    if (!via || rc == CR_ENOMEM) return rc;
-    char msg[2048];
-    cr_diag_format(d, msg, sizeof msg);
-    cli_warn("%s: Class-Path entry: %s; ignored, as the JVM does", via, msg);
-    cr_diag_clear(d);
-    return 0;
-  }
-  cr_input_set_limits(in, o->max_entry, CR_DEFAULT_MAX_TOTAL);
-  if ((rc = cli_inputs_push(set, in, via, d))) return rc;
-  return walk(set, set->n - 1, skip, follow, want_mf, o, d);
+/* Move input 'j' of 'c->named' (reached from the command line, 'via'
+** NULL, or first through the manifest of 'via') to 'set' and walk it. */
+static int take(cli_inputs *set, cli_closure *c, size_t j, const char *via,
+                cr_diag *d) {
+  cr_input *in = c->named->v[j];
+  if (!in) return 0;
+  c->named->v[j] = NULL;
+  int rc = cli_inputs_push(set, in, via, d);
+  if (rc) return rc;
+  set->m[set->n - 1].named = 1;
+  return walk(set, set->n - 1, c, d);
 }
 
-int cli_inputs_follow(cli_inputs *set, size_t i, const cli_inputs *skip,
-                      const cli_opts *o, cr_diag *d) {
-  return walk(set, i, skip, 1, 0, o, d);
+int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j,
+                     cr_diag *d) {
+  if (!c->named->v[j]) return 0;
+  /* the same file given twice on the command line: once */
+  const char *path = cr_input_path(c->named->v[j]);
+  if (cli_inputs_find(set, path) >= 0) return 0;
+  return take(set, c, j, NULL, d);
+}
+
+int cli_inputs_follow(cli_inputs *set, size_t i, cli_closure *c,
+                      cr_diag *d) {
+  return walk(set, i, c, d);
 }

@@ -171,6 +171,14 @@ check "the profile has nodes of a closure jar (m/more/More)" grep -q 'm/more/Mor
 expect_exit 0 "a second run" "$REWRITE" -q -j 1 "$A/app.jar" -o "$T/out2/"
 check "outputs are deterministic" bash -c "for f in '$O'/*.jar; do cmp \"\$f\" '$T/out2/'\"\${f##*/}\" || exit 1; done"
 
+expect_exit 0 "a jar given on the command line keeps its name" \
+  "$REWRITE" -q "$A/app.jar" "$A/more/util.jar" -o "$T/names/"
+check "...the closure's jar of the same name gives way" \
+  test "$(mfcp "$T/names/app.jar")" = "util-2.jar util-2.jar sp.jar xmlapi.jar $A/missing.jar" \
+    -a "$(mfcp "$T/names/more.jar")" = "util.jar"
+expect_exit 2 "two command-line jars named alike are refused" \
+  "$REWRITE" -q "$A/lib/util.jar" "$A/more/util.jar" -o "$T/names2/"
+
 echo "-- one merged jar"
 mkdir -p "$T/m"
 expect_exit 0 "closure merged into one jar" "$REWRITE" -q "$A/app.jar" -o "$T/m/all.jar"
