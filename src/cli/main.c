@@ -203,7 +203,7 @@ static cli_unit *add_unit(planner *pl, const char *path, const char *label) {
 }
 
 static void add_task(planner *pl, cli_names *names, cli_stats *st,
-                     cr_input *in, size_t idx, const char *unit_path) {
+                     cr_input *in, size_t idx) {
   cr_entry_info info;
   cr_input_info(in, idx, &info);
   int fresh = cli_names_add(names, info.name);
@@ -211,7 +211,6 @@ static void add_task(planner *pl, cli_names *names, cli_stats *st,
     fputs("cccp-rewrite: out of memory\n", stderr);
     exit(EXIT_OUTPUT);
   }
-  (void)unit_path;
   if (!fresh) {
     if (!info.is_dir) {
       if (!pl->ndup++) pl->dup_first = info.name;
@@ -326,7 +325,8 @@ static void new_classpath(cr_buf *b, int *changed, const cli_inputs *set,
     if (b->len) cr_buf_u1(b, ' ');
     long j = r->path ? cli_inputs_find(set, r->path) : -1;
     const char *t = r->token;
-    int absolute = t[0] == '/' || strncasecmp(t, "file:", 5) == 0;
+    int absolute = t[0] == '/' || (strncasecmp(t, "file:", 5) == 0 &&
+                                   t[5] == '/');
     if (j >= 0 && unit_of[j] == ui) {
       b->len = at;                          /* merged into this jar */
       *changed = 1;
@@ -733,7 +733,7 @@ int main(int argc, char **argv) {
     u->label = xstrdup(base_name(o.output, label, sizeof label));
     for (int i = 0; i < ninputs; i++) {
       for (size_t e = 0, n = cr_input_count(ins[i]); e < n; e++)
-        add_task(&pl, &names, &st, ins[i], e, o.output);
+        add_task(&pl, &names, &st, ins[i], e);
       flush_dups(&pl, ins[i], o.output);
     }
   } else {
@@ -762,10 +762,10 @@ int main(int argc, char **argv) {
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
         }
-        add_task(&pl, &names, &st, ins[i], e,
-                 pl.p.units[pl.p.nunits - 1].path);
+        add_task(&pl, &names, &st, ins[i], e);
       }
-      if (pl.p.nunits) flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
+      if (pl.p.nunits)
+        flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
     }
   }
   cli_names_free(&names);

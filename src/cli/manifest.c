@@ -62,7 +62,8 @@ static int find_classpath(const uint8_t *mf, size_t len, header *out) {
     size_t start = (size_t)(p - mf);
     const char *term = eol == 2 ? "\r\n" : eol == 0 ? "" : *(p + n) == '\n'
                                                             ? "\n" : "\r";
-    int is_cp = n >= 12 && strncasecmp((const char *)p, "Class-Path: ", 12) == 0;
+    int is_cp = n >= 12 &&
+                strncasecmp((const char *)p, "Class-Path: ", 12) == 0;
     cr_buf v;
     cr_buf_init(&v);
     if (is_cp) cr_buf_put(&v, p + 12, n - 12);
@@ -313,7 +314,8 @@ static int set_classpath(const uint8_t *mf, size_t len, const char *value,
     while (i < vl) {
       size_t room = 72 - col, k = vl - i < room ? vl - i : room;
       /* never end a line inside a UTF-8 sequence */
-      while (k > 0 && i + k < vl && ((unsigned char)value[i + k] & 0xc0) == 0x80)
+      while (k > 0 && i + k < vl &&
+             ((unsigned char)value[i + k] & 0xc0) == 0x80)
         k--;
       if (k == 0) k = 1;
       cr_buf_put(&b, value + i, k);
