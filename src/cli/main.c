@@ -753,12 +753,12 @@ int main(int argc, char **argv) {
       const char *cur = NULL;
       if (!per_module)
         open_dir_unit(&pl, &names, &o, ins[i], NULL, !inset.m[i].named);
-      unit_of[i] = pl.p.nunits - 1;
+      unit_of[i] = pl.p.nunits ? pl.p.nunits - 1 : 0;
       for (size_t e = 0; e < n; e++) {
         cr_entry_info info;
         cr_input_info(ins[i], e, &info);
         if (per_module && (!cur || strcmp(cur, info.module) != 0)) {
-          flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
+          if (cur) flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
         }

@@ -206,6 +206,21 @@ check "--identity copies the manifest" entry_same "$A/app.jar" "$T/id/app.jar" M
 expect_exit 0 "--identity --manifest-closure" "$REWRITE" -q --identity --manifest-closure "$A/app.jar" -o "$T/idc/"
 check "...writes the closure" test "$(ls "$T/idc" | wc -l)" -eq 6
 
+echo "-- JDK packages from a summary"
+JM="$JDK17/jmods"
+if [ -f "$JM/java.base.jmod" ] && [ -f "$JM/java.xml.jmod" ]; then
+  expect_exit 0 "a summary of java.base and java.xml" \
+    "$REWRITE" -q --analyze "$JM/java.base.jmod" "$JM/java.xml.jmod" --emit-summary "$T/jdk.sum"
+  expect_exit 0 "instrument against the summary" \
+    "$REWRITE" --summary "$T/jdk.sum" "$A/app.jar" -o "$T/sum/"
+  expect_match "xmlapi.jar: 2 classes in packages of JDK modules" \
+    "the summary knows the JDK's packages" "$err"
+  check "QName copied byte-identical" entry_same "$T/xml/xmlapi.jar" "$T/sum/xmlapi.jar" javax/xml/namespace/QName.class
+  same_run "against a summary" "$T/sum/cccp.args" -jar "$T/sum/app.jar"
+else
+  echo "  skip: no jmods in $JM"
+fi
+
 echo "-- Class-Path entries the JVM does not follow"
 mkdir -p "$T/odd/dir"
 printf 'not a zip' > "$T/odd/junk.jar"
