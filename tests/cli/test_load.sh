@@ -209,8 +209,9 @@ check "...writes the closure" test "$(ls "$T/idc" | wc -l)" -eq 6
 echo "-- JDK packages from a summary"
 JM="$JDK17/jmods"
 if [ -f "$JM/java.base.jmod" ] && [ -f "$JM/java.xml.jmod" ]; then
-  expect_exit 0 "a summary of java.base and java.xml" \
-    "$REWRITE" -q --analyze "$JM/java.base.jmod" "$JM/java.xml.jmod" --emit-summary "$T/jdk.sum"
+  expect_exit 0 "a summary with java.base and java.xml as libraries" \
+    "$REWRITE" -q --analyze --no-manifest-closure "$A/lib dir/sp.jar" \
+    --classpath "$JM/java.base.jmod:$JM/java.xml.jmod" --emit-summary "$T/jdk.sum"
   expect_exit 0 "instrument against the summary" \
     "$REWRITE" --summary "$T/jdk.sum" "$A/app.jar" -o "$T/sum/"
   expect_match "xmlapi.jar: 2 classes in packages of JDK modules" \
