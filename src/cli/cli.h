@@ -204,6 +204,7 @@ typedef struct cli_inmeta {
   const char *via;      /* the jar whose manifest named it first (path
                            owned by that input); NULL: the command line */
   int named;            /* given on the command line */
+  int mf_read;          /* 'mf' holds the manifest facts */
   uint64_t dev, ino;    /* identity of the file; 0, 0 if unknown */
 } cli_inmeta;
 
@@ -245,9 +246,10 @@ typedef struct cli_closure {
 ** missing file). Limits are set on every input opened.
 */
 int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j, cr_diag *d);
-/* The same for input 'i' already in 'set': read and follow its manifest. */
-int cli_inputs_follow(cli_inputs *set, size_t i, cli_closure *c,
-                      cr_diag *d);
+/* Read the manifest of input 'i' of 'src' (once) and add the jars it
+** names, and theirs, to 'dst' (which may be 'src'), as above. */
+int cli_inputs_follow(cli_inputs *src, size_t i, cli_inputs *dst,
+                      cli_closure *c, cr_diag *d);
 
 /* A file written under a temporary name and renamed when complete. */
 typedef struct cli_afile {

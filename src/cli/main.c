@@ -35,10 +35,11 @@ static const char usage_text[] =
     "Without a mode, instrument the inputs for complete calling-context\n"
     "profiling (CCCP): the classes of the inputs are rewritten, those of\n"
     "--classpath and the JDK are libraries profiled at their call sites.\n"
-    "The jars that an input's manifest names (Class-Path) are inputs too,\n"
-    "and their output manifests name the rewritten copies; classes of\n"
-    "packages that the JDK's modules own (javax.xml in xml-apis.jar, say)\n"
-    "are never loaded from jars, so they are copied unchanged.\n"
+    "With -o DIR, the jars that an input's manifest names (Class-Path)\n"
+    "are inputs too, and the output manifests name the rewritten copies\n"
+    "(with -o FILE.jar they are libraries). Classes of packages that the\n"
+    "JDK's modules own (javax.xml in xml-apis.jar, say) are never loaded\n"
+    "from jars: they are copied unchanged.\n"
     "The runtime cccp-rt.jar is copied next to the output and the JVM\n"
     "options go to OUTPUT.args (-o FILE) or DIR/cccp.args (-o DIR):\n"
     "  java @app.inst.jar.args -cp app.inst.jar Main\n"
@@ -70,10 +71,10 @@ static const char usage_text[] =
     "                         separated, repeatable) whose classes complete\n"
     "                         the hierarchy but are not rewritten (library)\n"
     "      --no-manifest-closure\n"
-    "                         rewrite only the inputs given, not the jars\n"
-    "                         their manifests name (Class-Path)\n"
-    "      --manifest-closure also rewrite those (the default when\n"
-    "                         instrumenting and with --analyze)\n"
+    "                         read no manifest's Class-Path: the jars the\n"
+    "                         inputs' manifests name are not even libraries\n"
+    "      --manifest-closure rewrite those jars too, whatever -o and the\n"
+    "                         mode (default: with -o DIR and --analyze)\n"
     "      --policy FILE      add or remove policy entries (XML, repeatable)\n"
     "      --print-policy     print the effective policy and exit\n"
     "      --report FILE.xml  write the analysis of every input class\n"
@@ -568,9 +569,13 @@ int main(int argc, char **argv) {
   /* Open every input, with the jars their manifests name (depth first,
   ** each once, as the JVM orders its class path). Class-path entries are
   ** opened first: a jar given there stays a library even when an input's
-  ** manifest names it. */
+  ** manifest names it. By default the jars the manifests name are inputs
+  ** when instrumenting into a folder (one jar per input) and when
+  ** analysing; instrumenting into one jar, they are libraries, as merged
+  ** jars would lose their own META-INF/services files and signatures. */
   int follow = o.closure >= 0 ? o.closure
-                              : o.mode == MODE_CCCP || o.mode == MODE_ANALYZE;
+               : (o.mode == MODE_CCCP && out_is_dir) || o.mode == MODE_ANALYZE;
+  int follow_lib = o.closure != 0 && (follow || o.mode == MODE_CCCP);
   int want_mf = o.mode == MODE_CCCP;
   cli_inputs inset, cpset;
   memset(&inset, 0, sizeof inset);
@@ -643,14 +648,28 @@ int main(int argc, char **argv) {
       LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
     }
   cli_inputs_free(&named);    /* what is left: files given twice */
+  /* the jars the libraries' manifests name are libraries, and so are
+  ** those of the inputs' when they are not inputs themselves */
   cli_closure cpclo = {NULL, &inset, 1, 0, &o};
-  for (size_t i = 0; follow && i < ncp_named; i++)
-    if (cli_inputs_follow(&cpset, i, &cpclo, &d)) {
+  for (size_t i = 0; follow_lib && !follow && i < inset.n; i++)
+    if (cli_inputs_follow(&inset, i, &cpset, &cpclo, &d)) {
+      cli_error_diag(&d);
+      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+    }
+  size_t nlib_mf = cpset.n - ncp_named;   /* libraries the inputs name */
+  for (size_t i = 0; follow_lib && i < ncp_named; i++)
+    if (cli_inputs_follow(&cpset, i, &cpset, &cpclo, &d)) {
       cli_error_diag(&d);
       LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
     }
   cr_input **ins = inset.v, **cp = cpset.v;
   int ninputs = (int)inset.n;
+  if (nlib_mf && o.verbose >= 0)
+    fprintf(stderr, "cccp-rewrite: note: the %zu jar%s that the inputs' "
+            "manifests name %s libraries, used uninstrumented where %s "
+            "(-o DIR/ or --manifest-closure instruments them too)\n",
+            nlib_mf, nlib_mf == 1 ? "" : "s",
+            nlib_mf == 1 ? "is a" : "are", nlib_mf == 1 ? "it is" : "they are");
   if (o.verbose > 0)
     for (size_t i = 0; i < inset.n + cpset.n; i++) {
       const char *via = i < inset.n ? inset.m[i].via

@@ -447,36 +447,42 @@ static int take(cli_inputs *set, cli_closure *c, size_t j, const char *via,
                 cr_diag *d);
 
 /*
-** Read the manifest facts of input 'me' of 'set' (if not yet) and, when
-** following, place the jars they name, depth first. 'via' NULL: 'me'
-** came from the command line.
+** Read the manifest facts of input 'me' of 'src' (once) and, when
+** following, add the jars they name to 'dst', depth first ('dst' may be
+** 'src'). A manifest that cannot be read is an error for a command-line
+** input, a warning for a jar a manifest named.
 */
-static int walk(cli_inputs *set, size_t me, cli_closure *c, cr_diag *d) {
+static int walk(cli_inputs *src, size_t me, cli_inputs *dst, cli_closure *c,
+                cr_diag *d) {
   int rc;
-  cr_input *in = set->v[me];
-  const char *via = set->m[me].via;
+  cr_input *in = src->v[me];
+  cli_inmeta *m = &src->m[me];
   if (!c->follow && !c->want_mf) return 0;
-  /* The JVM resolves against the canonical path of a class path entry,
-  ** and against the URL itself for a jar a manifest named. */
-  char canon[PATH_MAX];
-  const char *base = cr_input_path(in);
-  if (!via && realpath(base, canon)) base = canon;
-  cli_jarmf mf;
-  if ((rc = cli_jarmf_read(&mf, in, base, d))) {
-    if (set->m[me].named || rc == CR_ENOMEM) return rc;
-    char msg[2048];
-    cr_diag_format(d, msg, sizeof msg);
-    cli_warn("%s: Class-Path entry: %s; its manifest is not followed", via,
-             msg);
-    cr_diag_clear(d);
-    return 0;
+  if (!m->mf_read) {
+    /* The JVM resolves against the canonical path of a class path
+    ** entry, and against the URL itself for a jar a manifest named. */
+    char canon[PATH_MAX];
+    const char *base = cr_input_path(in);
+    if (!m->via && realpath(base, canon)) base = canon;
+    cli_jarmf mf;
+    if ((rc = cli_jarmf_read(&mf, in, base, d))) {
+      if (m->named || rc == CR_ENOMEM) return rc;
+      char msg[2048];
+      cr_diag_format(d, msg, sizeof msg);
+      cli_warn("%s: Class-Path entry: %s; its manifest is not followed",
+               m->via, msg);
+      cr_diag_clear(d);
+      return 0;
+    }
+    m->mf = mf;
+    m->mf_read = 1;
   }
-  set->m[me].mf = mf;
   if (!c->follow) return 0;
   const char *self = cr_input_path(in);
-  /* 'set->m' may move while recursing, the 'refs' array does not */
-  const cli_cpref *refs = mf.refs;
-  for (size_t i = 0; i < mf.nrefs; i++) {
+  /* 'src->m' may move while recursing, the 'refs' array does not */
+  const cli_cpref *refs = m->mf.refs;
+  size_t nrefs = m->mf.nrefs;
+  for (size_t i = 0; i < nrefs; i++) {
     const cli_cpref *r = &refs[i];
     if (!r->path) {
       if (r->why)
@@ -485,11 +491,11 @@ static int walk(cli_inputs *set, size_t me, cli_closure *c, cr_diag *d) {
       continue;
     }
     long j;
-    if (cli_inputs_find(set, r->path) >= 0 ||
+    if (cli_inputs_find(dst, r->path) >= 0 ||
         cli_inputs_find(c->skip, r->path) >= 0)
       continue;
     if ((j = cli_inputs_find(c->named, r->path)) >= 0) {
-      if ((rc = take(set, c, (size_t)j, self, d))) return rc;
+      if ((rc = take(dst, c, (size_t)j, self, d))) return rc;
       continue;
     }
     if (!followable(r->path, r->token, self, c->o)) continue;
@@ -510,8 +516,8 @@ static int walk(cli_inputs *set, size_t me, cli_closure *c, cr_diag *d) {
       continue;
     }
     cr_input_set_limits(nin, c->o->max_entry, CR_DEFAULT_MAX_TOTAL);
-    if ((rc = cli_inputs_push(set, nin, self, d)) ||
-        (rc = walk(set, set->n - 1, c, d)))
+    if ((rc = cli_inputs_push(dst, nin, self, d)) ||
+        (rc = walk(dst, dst->n - 1, dst, c, d)))
       return rc;
   }
   return 0;
@@ -527,7 +533,7 @@ static int take(cli_inputs *set, cli_closure *c, size_t j, const char *via,
   int rc = cli_inputs_push(set, in, via, d);
   if (rc) return rc;
   set->m[set->n - 1].named = 1;
-  return walk(set, set->n - 1, c, d);
+  return walk(set, set->n - 1, set, c, d);
 }
 
 int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j,
@@ -539,7 +545,7 @@ int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j,
   return take(set, c, j, NULL, d);
 }
 
-int cli_inputs_follow(cli_inputs *set, size_t i, cli_closure *c,
-                      cr_diag *d) {
-  return walk(set, i, c, d);
+int cli_inputs_follow(cli_inputs *src, size_t i, cli_inputs *dst,
+                      cli_closure *c, cr_diag *d) {
+  return walk(src, i, dst, c, d);
 }

@@ -179,9 +179,16 @@ check "...the closure's jar of the same name gives way" \
 expect_exit 2 "two command-line jars named alike are refused" \
   "$REWRITE" -q "$A/lib/util.jar" "$A/more/util.jar" -o "$T/names2/"
 
-echo "-- one merged jar"
-mkdir -p "$T/m"
-expect_exit 0 "closure merged into one jar" "$REWRITE" -q "$A/app.jar" -o "$T/m/all.jar"
+echo "-- one jar"
+mkdir -p "$T/f" "$T/m"
+expect_exit 0 "into one jar, the closure stays a library" "$REWRITE" "$A/app.jar" -o "$T/f/app.jar"
+expect_match "note: the 5 jars that the inputs' manifests name are libraries" "a note says so" "$err"
+check "no missing types (the closure is in the hierarchy)" bash -c "! printf '%s' \"\$1\" | grep -q 'not found'" _ "$err"
+check "its Class-Path names the originals" \
+  test "$(mfcp "$T/f/app.jar")" = "$A/lib/util.jar $A/lib/util-1.0.jar $A/lib%20dir/sp.jar $T/xml/xmlapi.jar $A/missing.jar"
+same_run "java -cp app.jar, the closure as libraries" "$T/f/app.jar.args" -cp "$T/f/app.jar" app.Main
+expect_exit 0 "--manifest-closure merges the closure into one jar" \
+  "$REWRITE" -q --manifest-closure "$A/app.jar" -o "$T/m/all.jar"
 check "its Class-Path keeps only what was not merged" test "$(mfcp "$T/m/all.jar")" = "$A/missing.jar"
 check "the closure's classes are in it" bash -c "unzip -Z1 '$T/m/all.jar' | grep -qx m/more/More.class"
 same_run "java -cp all.jar" "$T/m/all.jar.args" -cp "$T/m/all.jar" app.Main
