@@ -19,6 +19,7 @@ typedef struct hsym {
   cr_hclass *cls;               /* class of this name, or NULL */
   uint32_t idx;                 /* scratch: string-table index on save */
   uint8_t missing;              /* recorded as a missing supertype */
+  uint8_t jdk_pkg;              /* a package a JDK module defines */
   char s[];                     /* NUL-terminated */
 } hsym;
 
@@ -50,6 +51,8 @@ struct cr_hclass {
   uint32_t nifaces;
   uint16_t access;
   uint8_t instrumented, from_summary;
+  uint8_t jdk_module;           /* defined by a module of the JDK */
+  uint8_t in_jdk_pkg;           /* not, but in such a package (link) */
   uint8_t complete;             /* every supertype known (after link) */
   uint8_t color;                /* link: DFS state */
   uint64_t order;
@@ -106,7 +109,7 @@ typedef struct cr_hier__cdef {
   uint32_t nifaces;
   const char **ifaces;
   uint16_t access;
-  int instrumented, from_summary;
+  int instrumented, from_summary, jdk_module;
   uint64_t order;
   uint32_t nmethods;
   cr_hier__mdef *methods;
