@@ -132,12 +132,12 @@ HIDE_MORE=(--hide 'org/mozilla/javascript/gen/*')
 app rhino "org/mozilla/" "js.jar" \
   org.mozilla.javascript.tools.shell.Main "$DATA/script.js"
 HIDE_MORE=()
-# Known gaps, measured and asserted as floors until closed: Clojure's
-# manifest Class-Path loads the uninstrumented spec.alpha copies before
-# the rewritten ones, the fns of the script are generated at run time, and
-# hash-ordered maps keyed by identity hashes make runs differ.
-HIDE_MORE=(--hide 'user$*' --hide 'user/*')
-MIN_OVERLAP=80
+# Clojure: the script's fns and core.specs.alpha (shipped as source) are
+# compiled at run time; maps keyed by identity hashes make runs differ
+# (two runs of the oracle agree at 99.35%). Measured 97.65%: asserted as a
+# floor, a known gap (README).
+HIDE_MORE=(--hide 'user$*' --hide 'clojure/core/specs/alpha$*')
+MIN_OVERLAP=97
 app clojure "clojure/" "clojure-1.11.jar spec.alpha.jar core.specs.alpha.jar" \
   clojure.main "$DATA/work.clj"
 GROOVY=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done)

@@ -13,17 +13,13 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 SRC="$ROOT/tests/programs/mocks"
 SJ=/usr/share/java
 export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
-JDKS=("$JDK17")
-if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
-else echo "  skip JDK 25: none at $JDK25"; fi
+use_jdks
 
 LIBS=""
 for j in junit4 hamcrest-core mockito-core byte-buddy byte-buddy-agent \
@@ -59,7 +55,7 @@ for j in "$T/shop.jar" "$T/shoptest.jar" $LIBS; do
 done
 
 for J in "${JDKS[@]}"; do
-  v=$("$J/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+  v=$(jdk_version "$J")
   d="$T/run$v"; mkdir -p "$d"
   (cd "$d" && "$J/bin/java" $OPENS -cp "$T/shop.jar:$T/shoptest.jar:$LCP" \
      org.junit.runner.JUnitCore shoptest.ShopTest >plain.txt 2>&1)

@@ -10,16 +10,12 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 SRC="$ROOT/tests/programs/open"
 export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-JDKS=("$JDK17")
-if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
-else echo "  skip JDK 25: none at $JDK25"; fi
+use_jdks
 [ -f "$CCCP_RT" ] || { fail "missing $CCCP_RT (run make first)"; finish; exit; }
 
 # name_under FILE PARENT CHILD: a node named CHILD (class.name) sits
@@ -64,7 +60,7 @@ suite() {
   done
   local J
   for J in "$@"; do
-    v=$("$J/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+    v=$(jdk_version "$J")
     d="$B/run$v"; mkdir -p "$d"
     (cd "$d" && "$J/bin/java" -cp "$B/ow.jar:$B/ext" ow.Main "$B/dyn/Dyn.class" \
        >plain.txt 2>&1)

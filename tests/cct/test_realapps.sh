@@ -15,17 +15,13 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 DATA="$ROOT/tests/data/apps"
 SJ=/usr/share/java
 export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
-JDKS=("$JDK17")
-if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
-else echo "  skip JDK 25: none at $JDK25"; fi
+use_jdks
 
 # mask FILE: times and durations out of a run's messages
 # and the paths of the jars a warning names
@@ -57,7 +53,7 @@ app() {
   done
   local J v how d
   for J in "${JDKS[@]}"; do
-    v=$("$J/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+    v=$(jdk_version "$J")
     for how in plain inst; do
       d="$T/$name/$v-$how"; mkdir -p "$d/run"
       (cd "$d/run" && eval "$setup")

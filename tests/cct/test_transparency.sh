@@ -11,16 +11,12 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 SRC="$ROOT/tests/programs/transparent"
 export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-JDKS=("$JDK17")
-if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
-else echo "  skip JDK 25: none at $JDK25"; fi
+use_jdks
 [ -f "$CCCP_RT" ] || { fail "missing $CCCP_RT (run make first)"; finish; exit; }
 
 mkdir -p "$T/c" "$T/out"
@@ -31,7 +27,7 @@ expect_exit 0 "rewrite tp.jar (default options)" "$REWRITE" -q "$T/tp.jar" -o "$
 check "the argfile names the agent" grep -q -- '^-javaagent:' "$T/out/cccp.args"
 
 for J in "${JDKS[@]}"; do
-  v=$("$J/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+  v=$(jdk_version "$J")
   d="$T/run$v"; mkdir -p "$d"
   (cd "$d" && "$J/bin/java" -cp "$T/tp.jar" tp.Main >plain.txt 2>&1)
   check "JDK $v: the plain program prints members and a stack trace" \
