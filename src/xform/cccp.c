@@ -819,6 +819,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint32_t size = cr_member_code(m)->code_len;
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
+  if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
   uint32_t ninv = 0, nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
