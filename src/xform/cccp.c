@@ -585,11 +585,23 @@ static int polysig(const cr_hier *h, const char *owner, const char *name) {
 
 /* ---------------------------------------------- class initialisation */
 
+/*
+** This class's superclass as its own class file names it. Facts about
+** the class itself come from its file, not from the hierarchy by name:
+** another input may define a class of the same name (jansi and jansi1,
+** jline-1.0 and jline2 both have one), and the hierarchy keeps one.
+*/
+static const char *own_super(const xf *x) {
+  return x->c->super_class ? cr_cp_class_name(x->c->cp, x->c->super_class)
+                           : NULL;
+}
+
 /* 1 if 'name' is this class or one of its superclasses: initialised
 ** (or being initialised) whenever this class's code runs. */
 static int self_or_super(xf *x, const char *name) {
   const cr_hier *h = x->o->h;
-  const char *n = x->name;
+  if (strcmp(x->name, name) == 0) return 1;
+  const char *n = own_super(x);
   for (int depth = 0; n && depth < 1000; depth++) {
     if (strcmp(n, name) == 0) return 1;
     const cr_hclass *c = cr_hier_class(h, n);
@@ -748,8 +760,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int init_this = 0;
   if (i->op == CR_OP_INVOKESPECIAL && strcmp(name, "<init>") == 0 &&
       x->in_init) {
-    const cr_hclass *self = cr_hier_class(x->o->h, x->name);
-    const char *sup = self ? cr_hclass_super(self) : NULL;
+    const char *sup = own_super(x);
     init_this = strcmp(owner, x->name) == 0 ||
                 (sup && strcmp(owner, sup) == 0);
   }
@@ -1153,14 +1164,22 @@ static int add_marker(xf *x) {
 static int pin_suid(xf *x) {
   cr_class *c = x->c;
   if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
-  const cr_hclass *hc = cr_hier_class(x->o->h, x->name);
-  if (!hc) return 0;
-  const char *sup = cr_hclass_super(hc);
+  const char *sup = own_super(x);
   if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
+  /* serializable: by its own interfaces, theirs, or its superclass's */
   int ser = 0;
-  for (uint32_t k = 0; k < cr_hclass_all_iface_count(hc) && !ser; k++)
-    ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, k)),
-                 "java/io/Serializable") == 0;
+  for (uint32_t k = 0; k <= c->interfaces.n && !ser; k++) {
+    const char *in = k < c->interfaces.n
+                         ? cr_cp_class_name(c->cp, c->interfaces.v[k])
+                         : sup;
+    if (!in) continue;
+    ser = strcmp(in, "java/io/Serializable") == 0;
+    const cr_hclass *hc = cr_hier_class(x->o->h, in);
+    for (uint32_t j = 0; hc && j < cr_hclass_all_iface_count(hc) && !ser;
+         j++)
+      ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, j)),
+                   "java/io/Serializable") == 0;
+  }
   if (!ser) return 0;
   for (uint32_t k = 0; k < c->nfields; k++) {
     const char *fn = cr_member_name(c, &c->fields[k]);
