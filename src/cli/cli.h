@@ -56,6 +56,8 @@ typedef struct cli_opts {
 /* One entry to process: input 'in', entry index 'idx', output unit. */
 typedef struct cli_task {
   cr_input *in;
+  uint32_t input;       /* index of 'in' among the inputs: its classes'
+                           'order >> 32' in the hierarchy */
   size_t idx;
   size_t unit;
 } cli_task;

@@ -190,7 +190,8 @@ static cli_unit *add_unit(planner *pl, const char *path, const char *label) {
 }
 
 static void add_task(planner *pl, cli_names *names, cli_stats *st,
-                     cr_input *in, size_t idx, const char *unit_path) {
+                     cr_input *in, int input, size_t idx,
+                     const char *unit_path) {
   cr_entry_info info;
   cr_input_info(in, idx, &info);
   int fresh = cli_names_add(names, info.name);
@@ -212,6 +213,7 @@ static void add_task(planner *pl, cli_names *names, cli_stats *st,
   }
   cli_task *t = &pl->p.tasks[pl->p.ntasks++];
   t->in = in;
+  t->input = (uint32_t)input;
   t->idx = idx;
   t->unit = pl->p.nunits - 1;
   pl->p.units[t->unit].count++;
@@ -543,7 +545,7 @@ int main(int argc, char **argv) {
     u->label = xstrdup(base_name(o.output, label, sizeof label));
     for (int i = 0; i < ninputs; i++)
       for (size_t e = 0, n = cr_input_count(ins[i]); e < n; e++)
-        add_task(&pl, &names, &st, ins[i], e, o.output);
+        add_task(&pl, &names, &st, ins[i], i, e, o.output);
   } else {
     for (int i = 0; i < ninputs; i++) {
       size_t n = cr_input_count(ins[i]);
@@ -557,7 +559,7 @@ int main(int argc, char **argv) {
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur);
         }
-        add_task(&pl, &names, &st, ins[i], e,
+        add_task(&pl, &names, &st, ins[i], i, e,
                  pl.p.units[pl.p.nunits - 1].path);
       }
     }

@@ -246,9 +246,12 @@ fi
 # ------------------------------------------------------------ regressions
 # Fixtures with a known answer (tests/verify/fixture/regress, one jar per
 # directory), rewritten in the mode under test and linked on each JDK:
-#   dupa + dupb   two inputs define vfix.dup.Twin with other superclasses
-#                 (as jansi/jansi1, jline-1.0/jline2); dupb's, whose
-#                 constructor calls a library super(...), must verify;
+#   dupa + dupb   two inputs define vfix.dup.Twin, KidA and KidB with
+#                 other superclasses (as jansi/jansi1, jline-1.0/jline2,
+#                 byte-buddy/byte-buddy-dep); dupb's Twin, whose
+#                 constructor calls a library super(...), and Chooser,
+#                 which joins KidA and KidB as dupb defines them, must
+#                 verify;
 #   use           rewritten without dep.jar, so joins of its types cannot
 #                 be computed from the hierarchy: the original
 #                 StackMapTable's types must be kept (as h2's
@@ -286,13 +289,13 @@ regress_jars() {
       -- "$home/bin/java" -cp "$CLS" LinkCheck jars "$d/base$v.txt" --universe "$d/uni.txt" "${orig[@]}" \
       -- "$home/bin/java" $EXTRA_OPTS -cp "$CLS" LinkCheck jars "$d/new$v.txt" --universe "$d/uni.txt" "${outs[@]}"
     local want=0 c
-    for c in dupb.jar!vfix.dup.Twin use.jar!vfix.use.Pick use.jar!vfix.use.Local \
-             use.jar!vfix.use.Setup use.jar!vfix.use.Handler; do
+    for c in dupb.jar!vfix.dup.Twin dupb.jar!vfix.dup.Chooser use.jar!vfix.use.Pick \
+             use.jar!vfix.use.Local use.jar!vfix.use.Setup use.jar!vfix.use.Handler; do
       grep -q "^$c	OK\$" "$d/base$v.txt" && grep -q "^$c	OK\$" "$d/new$v.txt" && want=$((want + 1))
     done
     local prot="^protsub.jar!vfix.prot.Sub	FAIL	VerifyError: .*Bad access to protected data in getfield" rc=0
     run "regress$v-cmp.log" "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base$v.txt" "$d/new$v.txt" || rc=1
-    if [ $rc = 0 ] && [ $want = 5 ] && grep -q "$prot" "$d/base$v.txt" && grep -q "$prot" "$d/new$v.txt"; then
+    if [ $rc = 0 ] && [ $want = 6 ] && grep -q "$prot" "$d/base$v.txt" && grep -q "$prot" "$d/new$v.txt"; then
       pass "JDK $v regressions: a class named twice, joins of types the rewriter lacks, a failure moved by a rewrite ($(summary "regress$v-cmp.log" | sed 's/^compare: //'))"
     else
       fail "JDK $v regressions: a class named twice, joins of types the rewriter lacks, a failure moved by a rewrite"
