@@ -818,6 +818,18 @@ static int passes_node(xf *x, const cr_insn *i) {
   return desc && strstr(desc, CC_DESC) != NULL;
 }
 
+/* 1 if an instruction of 'b' stores to local slot 'n'. */
+static int stores_to(const cr_body *b, uint32_t n) {
+  for (const cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL) continue;
+    uint16_t fl = cr_op_info(i->op)->flags;
+    if (!(fl & CR_OPF_STORE)) continue;
+    uint32_t k = (uint32_t)cr_insn_local(i), w = (fl & CR_OPF_TWO) ? 2 : 1;
+    if (k <= n && n < k + w) return 1;
+  }
+  return 0;
+}
+
 /*
 ** Instrument the body of 'm' (name 'name', original descriptor 'desc';
 ** for an ESI twin 'm' already has the twin's descriptor): the entry makes
@@ -862,6 +874,14 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   emit_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   emit(x, b, first, CR_OP_ASTORE, ccl);
+  /* The extra parameter's slot is the original's first free local; where
+  ** the body stores there, make it null, as if unset: a verifier that
+  ** infers types (ASM's) then never joins the node's class with the
+  ** local's, which needs that class loaded, and neither do our frames. */
+  if (how == ESI && stores_to(b, (uint32_t)p)) {
+    emit(x, b, first, CR_OP_ACONST_NULL, 0);
+    emit(x, b, first, CR_OP_ASTORE, p);
+  }
   uint32_t norig = b->ntcb;
   x->in_init = strcmp(name, "<init>") == 0;
   for (uint32_t k = 0; k < ninv && !x->err; k++)
