@@ -25,10 +25,14 @@
  * ASM 9.4 reads class files up to version 64 (Java 20); newer ones are
  * handed to it with the major version lowered to 64 (the format is the same).
  *
- * Two departures from plain SimpleVerifier, both to judge as the JVM does:
- * every reference is assignable to java.lang.Object without loading it
- * (SimpleVerifier loads both types, so passing a value whose class is
- * absent to an Object parameter failed with TypeNotPresentException), and
+ * Departures from plain SimpleVerifier, to judge as the JVM does where
+ * classes are absent from the class path: every reference is assignable to
+ * java.lang.Object without loading it (SimpleVerifier loads both types, so
+ * passing a value whose class is absent to an Object parameter failed with
+ * TypeNotPresentException); a join that needs an absent class gives an
+ * unusable value instead of failing (HotSpot checks the StackMapTable's
+ * types and computes no joins; a rewrite adds locals, such as spilled call
+ * arguments, whose types meet at joins the original did not have). And
  * identity hashes in messages are written "@X".
  */
 import java.io.IOException;
@@ -168,6 +172,20 @@ public final class AsmCheck {
                     protected boolean isAssignableFrom(Type t, Type u) {
                         return t.equals(OBJECT) && (u.getSort() == Type.OBJECT || u.getSort() == Type.ARRAY)
                             || super.isAssignableFrom(t, u);
+                    }
+
+                    // A join that needs a class absent from the class path
+                    // cannot be computed; HotSpot never computes joins (the
+                    // StackMapTable states the type). The value is then
+                    // unusable, as a join of unrelated kinds is: a use of
+                    // it still fails, a dead one does not.
+                    @Override
+                    public BasicValue merge(BasicValue a, BasicValue b) {
+                        try {
+                            return super.merge(a, b);
+                        } catch (TypeNotPresentException | LinkageError e) {
+                            return BasicValue.UNINITIALIZED_VALUE;
+                        }
                     }
                 };
             v.setClassLoader(loader);
