@@ -702,10 +702,13 @@ static int load_hints(fa *f) {
     if (r == f->bl[i->aux].first) lab[nlab++] = i;
   }
   if (!nlab) return 0;
-  /* the items of the previous frame; then the initial one */
+  /* the items of the previous frame ('cap' locals at most); then the
+  ** initial one. 'cur' holds a full frame's locals or stack. */
   uint32_t cap = b->code->max_locals + 2;
+  uint32_t ccap = cap > b->code->max_stack + 2u ? cap
+                                                : b->code->max_stack + 2u;
   vt *prev = cr_arena_alloc(b->a, (cap + 1) * sizeof *prev);
-  vt *cur = cr_arena_alloc(b->a, (cap + 1) * sizeof *cur);
+  vt *cur = cr_arena_alloc(b->a, (ccap + 1) * sizeof *cur);
   if (!prev || !cur) return oom(f);
   uint32_t np = 0;
   size_t dl;
@@ -753,6 +756,7 @@ static int load_hints(fa *f) {
     }
     if ((t >= 64 && t <= 127) || t == 247) ns = 1, stk = fr->stack;
     else if (t == 255) ns = fr->nstack, stk = fr->stack;
+    if (ns > ccap) return 0;
     np = n;
     if (an->oom) return oom(f);
     while (li < nlab && lab[li]->orig - 1 < off) li++;
