@@ -220,6 +220,21 @@ int cr_hier_site_exhaustive(const cr_hier *h, const char *cls,
 ** thread-safe, lives as long as 'h'. */
 cr_typeinfo cr_hier_typeinfo(const cr_hier *h);
 
+/*
+** The hook as the classes of one input see it: where input 'input' (the
+** 'order >> 32' it added its classes with) defines a class that the
+** hierarchy keeps another definition of (two inputs naming one class,
+** as byte-buddy.jar and byte-buddy-dep.jar do with other supertypes),
+** its own definition answers. 'v' is the context the result points to:
+** it must outlive it. Transparent.
+*/
+typedef struct cr_hier_view {
+  const cr_hier *h;
+  uint32_t input;
+} cr_hier_view;
+cr_typeinfo cr_hier_typeinfo_input(cr_hier_view *v, const cr_hier *h,
+                                   uint32_t input);
+
 /* ------------------------------------------------------------- outputs */
 
 /*

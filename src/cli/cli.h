@@ -59,6 +59,8 @@ typedef struct cli_opts {
 ** 'data' (owned by the plan), when set, replaces the entry's bytes. */
 typedef struct cli_task {
   cr_input *in;
+  uint32_t input;       /* index of 'in' among the inputs: its classes'
+                           'order >> 32' in the hierarchy */
   size_t idx;
   size_t unit;
   uint8_t *data;

@@ -211,7 +211,7 @@ static cli_unit *add_unit(planner *pl, const char *path, const char *label) {
 }
 
 static void add_task(planner *pl, cli_names *names, cli_stats *st,
-                     cr_input *in, size_t idx) {
+                     cr_input *in, int input, size_t idx) {
   cr_entry_info info;
   cr_input_info(in, idx, &info);
   int fresh = cli_names_add(names, info.name);
@@ -233,6 +233,7 @@ static void add_task(planner *pl, cli_names *names, cli_stats *st,
   cli_task *t = &pl->p.tasks[pl->p.ntasks++];
   memset(t, 0, sizeof *t);
   t->in = in;
+  t->input = (uint32_t)input;
   t->idx = idx;
   t->unit = pl->p.nunits - 1;
   pl->p.units[t->unit].count++;
@@ -761,7 +762,7 @@ int main(int argc, char **argv) {
     u->label = xstrdup(base_name(o.output, label, sizeof label));
     for (int i = 0; i < ninputs; i++) {
       for (size_t e = 0, n = cr_input_count(ins[i]); e < n; e++)
-        add_task(&pl, &names, &st, ins[i], e);
+        add_task(&pl, &names, &st, ins[i], i, e);
       flush_dups(&pl, ins[i], o.output);
     }
   } else {
@@ -790,7 +791,7 @@ int main(int argc, char **argv) {
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
         }
-        add_task(&pl, &names, &st, ins[i], e);
+        add_task(&pl, &names, &st, ins[i], i, e);
       }
       if (pl.p.nunits)
         flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);

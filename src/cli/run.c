@@ -75,7 +75,17 @@ static int ends_with(const char *s, const char *suffix) {
 typedef struct work_ctx {
   run *r;
   const char *file, *entry;
+  uint32_t input;       /* the task's input (see 'cli_task') */
 } work_ctx;
+
+/* The hierarchy as the classes of the worker's input see it (their own
+** definitions of names another input defines too), in 'v'. */
+static const cr_typeinfo *view(const run *r, const work_ctx *w,
+                               cr_hier_view *v, cr_typeinfo *ti) {
+  if (!r->h) return r->ti;
+  *ti = cr_hier_typeinfo_input(v, r->h, w->input);
+  return ti;
+}
 
 /* Remember a type the frame computation did not find (thread-safe). */
 static void note_missing(void *ctx, const char *name) {
@@ -115,8 +125,10 @@ static void xf_warn(void *ctx, const cr_class *c, const char *msg) {
 static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   cr_xf_opts xo;
   memset(&xo, 0, sizeof xo);
+  cr_hier_view v;
+  cr_typeinfo ti;
   xo.h = r->h;
-  xo.env.ti = r->ti;
+  xo.env.ti = view(r, w, &v, &ti);
   xo.env.missing = note_missing;
   xo.env.ctx = r;
   xo.warn = xf_warn;
@@ -167,8 +179,10 @@ static int transform(run *r, work_ctx *w, const uint8_t *in, size_t len,
   }
   if (rc == 0 && o->mode == MODE_REENCODE) {
     cr_reencode_opts ro;
+    cr_hier_view v;
+    cr_typeinfo ti;
     memset(&ro, 0, sizeof ro);
-    ro.env.ti = r->ti;
+    ro.env.ti = view(r, w, &v, &ti);
     ro.env.missing = note_missing;
     ro.env.ctx = r;
     ro.flags = o->stress ? CR_REENCODE_STRESS : 0;
@@ -218,7 +232,7 @@ static void work(run *r, size_t t, slot *s) {
   s->in_len = len;
   s->is_class = !info.is_dir && ends_with(info.name, ".class");
   if (s->is_class) {
-    work_ctx w = {r, cr_input_path(task->in), info.name};
+    work_ctx w = {r, cr_input_path(task->in), info.name, task->input};
     s->rc = transform(r, &w, data, len, info.module, &out, &outlen,
                       &s->jdk_pkg, &s->d);
     if (s->rc) cr_diag_where(&s->d, cr_input_path(task->in), info.name);

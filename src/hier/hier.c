@@ -158,10 +158,28 @@ static int wins(const cr_hier__cdef *n, const cr_hclass *o) {
   return n->order < o->order;
 }
 
+/* Remember a hidden definition of 'sym' (caller holds mu). */
+static int shadow(cr_hier *h, hsym *sym, const char *super_name,
+                  uint64_t order, uint16_t access) {
+  hshadow *x = cr_arena_alloc(h->a, sizeof *x);
+  if (!x) return CR_ENOMEM;
+  x->next = sym->shadows;
+  x->super_name = super_name;
+  x->order = order;
+  x->access = access;
+  sym->shadows = x;
+  return 0;
+}
+
 int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
   hsym *sym = SYM(def->name);
   cr_hclass *c = sym->cls;
-  if (c && !wins(def, c)) return 0;
+  if (c && !wins(def, c))
+    return shadow(h, sym, def->super_name, def->order, def->access)
+               ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+               : 0;
+  if (c && shadow(h, sym, c->super_name, c->order, c->access))
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (!c) {
     c = cr_arena_calloc(h->a, 1, sizeof *c);
     if (!c) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -950,5 +968,38 @@ static int ti_lookup(void *ctx, const char *name, const char **super,
 
 cr_typeinfo cr_hier_typeinfo(const cr_hier *h) {
   cr_typeinfo t = {(void *)h, ti_lookup};
+  return t;
+}
+
+/* 'ti_lookup', but the definition of the view's input where the
+** hierarchy keeps another one. */
+static int ti_lookup_input(void *ctx, const char *name, const char **super,
+                           int *is_interface) {
+  const cr_hier_view *v = ctx;
+  const char *interned = cr_hier__find(v->h, name);
+  const hsym *sym = interned ? SYM(interned) : NULL;
+  const cr_hclass *c = sym ? sym->cls : NULL;
+  if (c && (c->order >> 32) != v->input) {
+    const hshadow *best = NULL;
+    for (const hshadow *x = sym->shadows; x; x = x->next)
+      if ((x->order >> 32) == v->input && (!best || x->order < best->order))
+        best = x;
+    if (best) {
+      *super = best->super_name;
+      *is_interface = (best->access & ACC_INTERFACE) != 0;
+      return 0;
+    }
+  }
+  if (!c) return CR_ENOTFOUND;
+  *super = c->super_name;
+  *is_interface = is_iface(c) ? 1 : 0;
+  return 0;
+}
+
+cr_typeinfo cr_hier_typeinfo_input(cr_hier_view *v, const cr_hier *h,
+                                   uint32_t input) {
+  v->h = h;
+  v->input = input;
+  cr_typeinfo t = {v, ti_lookup_input};
   return t;
 }

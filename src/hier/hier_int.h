@@ -14,9 +14,19 @@
 ** An interned string. Names are compared by the address of 's'; the
 ** symbol of a class name also points to the class.
 */
+/* A definition of a class name that another one of higher precedence
+** hides (see 'cr_hier_add_class'): what an input-aware typeinfo needs. */
+typedef struct hshadow {
+  struct hshadow *next;
+  const char *super_name;       /* interned; NULL for none */
+  uint64_t order;
+  uint16_t access;
+} hshadow;
+
 typedef struct hsym {
   uint32_t hash, len;
   cr_hclass *cls;               /* class of this name, or NULL */
+  hshadow *shadows;             /* hidden definitions of it, if any */
   uint32_t idx;                 /* scratch: string-table index on save */
   uint8_t missing;              /* recorded as a missing supertype */
   uint8_t jdk_pkg;              /* a package a JDK module defines */

@@ -666,11 +666,23 @@ static int polysig(const cr_hier *h, const char *owner, const char *name) {
 
 /* ---------------------------------------------- class initialisation */
 
+/*
+** This class's superclass as its own class file names it. Facts about
+** the class itself come from its file, not from the hierarchy by name:
+** another input may define a class of the same name (jansi and jansi1,
+** jline-1.0 and jline2 both have one), and the hierarchy keeps one.
+*/
+static const char *own_super(const xf *x) {
+  return x->c->super_class ? cr_cp_class_name(x->c->cp, x->c->super_class)
+                           : NULL;
+}
+
 /* 1 if 'name' is this class or one of its superclasses: initialised
 ** (or being initialised) whenever this class's code runs. */
 static int self_or_super(xf *x, const char *name) {
   const cr_hier *h = x->o->h;
-  const char *n = x->name;
+  if (strcmp(x->name, name) == 0) return 1;
+  const char *n = own_super(x);
   for (int depth = 0; n && depth < 1000; depth++) {
     if (strcmp(n, name) == 0) return 1;
     const cr_hclass *c = cr_hier_class(h, n);
@@ -829,8 +841,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int init_this = 0;
   if (i->op == CR_OP_INVOKESPECIAL && strcmp(name, "<init>") == 0 &&
       x->in_init) {
-    const cr_hclass *self = cr_hier_class(x->o->h, x->name);
-    const char *sup = self ? cr_hclass_super(self) : NULL;
+    const char *sup = own_super(x);
     init_this = strcmp(owner, x->name) == 0 ||
                 (sup && strcmp(owner, sup) == 0);
   }
@@ -898,6 +909,18 @@ static int passes_node(xf *x, const cr_insn *i) {
   return desc && strstr(desc, CC_DESC) != NULL;
 }
 
+/* 1 if an instruction of 'b' stores to local slot 'n'. */
+static int stores_to(const cr_body *b, uint32_t n) {
+  for (const cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL) continue;
+    uint16_t fl = cr_op_info(i->op)->flags;
+    if (!(fl & CR_OPF_STORE)) continue;
+    uint32_t k = (uint32_t)cr_insn_local(i), w = (fl & CR_OPF_TWO) ? 2 : 1;
+    if (k <= n && n < k + w) return 1;
+  }
+  return 0;
+}
+
 /*
 ** Instrument the body of 'm' (name 'name', original descriptor 'desc';
 ** for an ESI twin 'm' already has the twin's descriptor): the entry makes
@@ -910,6 +933,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint32_t size = cr_member_code(m)->code_len;
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
+  if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
   uint32_t ninv = 0, nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
@@ -945,6 +969,14 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   emit_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   emit(x, b, first, CR_OP_ASTORE, ccl);
+  /* The extra parameter's slot is the original's first free local; where
+  ** the body stores there, make it null, as if unset: a verifier that
+  ** infers types (ASM's) then never joins the node's class with the
+  ** local's, which needs that class loaded, and neither do our frames. */
+  if (how == ESI && stores_to(b, (uint32_t)p)) {
+    emit(x, b, first, CR_OP_ACONST_NULL, 0);
+    emit(x, b, first, CR_OP_ASTORE, p);
+  }
   uint32_t norig = b->ntcb;
   x->in_init = strcmp(name, "<init>") == 0;
   for (uint32_t k = 0; k < ninv && !x->err; k++)
@@ -1239,14 +1271,22 @@ static int finish(xf *x) {
 static int pin_suid(xf *x) {
   cr_class *c = x->c;
   if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
-  const cr_hclass *hc = cr_hier_class(x->o->h, x->name);
-  if (!hc) return 0;
-  const char *sup = cr_hclass_super(hc);
+  const char *sup = own_super(x);
   if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
+  /* serializable: by its own interfaces, theirs, or its superclass's */
   int ser = 0;
-  for (uint32_t k = 0; k < cr_hclass_all_iface_count(hc) && !ser; k++)
-    ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, k)),
-                 "java/io/Serializable") == 0;
+  for (uint32_t k = 0; k <= c->interfaces.n && !ser; k++) {
+    const char *in = k < c->interfaces.n
+                         ? cr_cp_class_name(c->cp, c->interfaces.v[k])
+                         : sup;
+    if (!in) continue;
+    ser = strcmp(in, "java/io/Serializable") == 0;
+    const cr_hclass *hc = cr_hier_class(x->o->h, in);
+    for (uint32_t j = 0; hc && j < cr_hclass_all_iface_count(hc) && !ser;
+         j++)
+      ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, j)),
+                   "java/io/Serializable") == 0;
+  }
   if (!ser) return 0;
   for (uint32_t k = 0; k < c->nfields; k++) {
     const char *fn = cr_member_name(c, &c->fields[k]);
