@@ -12,17 +12,13 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 DATA="$ROOT/tests/data/apps"
 SJ=/usr/share/java
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" >/dev/null ||
   { fail "build cccp-rt.jar"; finish; exit 1; }
-JDKS=("$JDK17")
-[ -x "$JDK25/bin/java" ] && JDKS+=("$JDK25") || echo "  skip JDK 25: none at $JDK25"
-jv() { "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1; }
+use_jdks
 have() {
   local j
   for j in "$@"; do [ -f "$j" ] || { echo "  skip: no $j"; return 1; }; done
@@ -47,7 +43,7 @@ if have "$SJ/xalan2.jar"; then
     cmp <(unzip -p "$SJ/xml-apis.jar" javax/xml/transform/sax/SAXTransformerFactory.class) \
         <(unzip -p "$X/xml-apis.jar" javax/xml/transform/sax/SAXTransformerFactory.class)
   for J in "${JDKS[@]}"; do
-    v=$(jv "$J")
+    v=$(jdk_version "$J")
     args=(org.apache.xalan.xslt.Process -IN "$DATA/catalog.xml" -XSL "$DATA/catalog.xsl")
     "$J/bin/java" -cp "$SJ/xalan2.jar" "${args[@]}" > "$T/xp.txt" 2>&1
     "$J/bin/java" @"$X/cccp.args" -Dcccp.out="$T/xalan-$v.xml" -cp "$X/xalan2.jar" \
@@ -80,7 +76,7 @@ if have "${FOPJARS[@]}"; then
   # PDF without its creation dates and document ID
   pdfbody() { strings "$1" | grep -v -e CreationDate -e '/ID \[' -e 'Date>' -e '<dc:date>'; }
   for J in "${JDKS[@]}"; do
-    v=$(jv "$J")
+    v=$(jdk_version "$J")
     for fmt in txt pdf; do
       (cd "$T" && "$J/bin/java" "${LOG[@]}" -cp "$PCP" org.apache.fop.cli.Main \
          "$DATA/fop.fo" -$fmt "$T/fp.$fmt" > "$T/fp.err" 2>&1)
