@@ -32,11 +32,17 @@ static int grow(void **v, size_t *cap, size_t need, size_t elem) {
   return 0;
 }
 
+static const char *dup(cr_profile *p, const char *s) {
+  return cr_arena_strndup(p->arena, s, strlen(s));
+}
+
 cr_profile *cr_profile_new(const char *mode) {
   cr_profile *p = cr_calloc(1, sizeof *p);
   if (!p) return NULL;
   p->version = 1;
   snprintf(p->mode, sizeof p->mode, "%s", mode ? mode : "");
+  p->nmetrics = 1;
+  p->metric[0] = "calls";
   p->arena = cr_arena_new();
   if (!p->arena || grow((void **)&p->methods, &p->capm, 0,
                         sizeof *p->methods) ||
@@ -53,12 +59,66 @@ void cr_profile_free(cr_profile *p) {
   cr_free(p->methods);
   cr_free(p->nodes);
   cr_free(p->trees);
+  for (size_t k = 1; k < p->nmetrics; k++) cr_free(p->mval[k]);
   cr_free(p);
 }
 
-static const char *dup(cr_profile *p, const char *s) {
-  return cr_arena_strndup(p->arena, s, strlen(s));
+/*
+** Room for node index 'need': the metric columns grow first, then the
+** nodes, so that every column always has at least 'capn' entries.
+*/
+static int grow_nodes(cr_profile *p, size_t need) {
+  if (need < p->capn) return 0;
+  size_t n = p->capn;
+  while (n <= need) {
+    if (n > CR_PROF_MAX_ITEMS) return CR_ETOOLARGE;
+    n *= 2;
+  }
+  for (size_t k = 1; k < p->nmetrics; k++) {
+    uint64_t *v = cr_realloc(p->mval[k], n * sizeof *v);
+    if (!v) return CR_ENOMEM;
+    memset(v + p->capn, 0, (n - p->capn) * sizeof *v);
+    p->mval[k] = v;
+  }
+  size_t cap = p->capn;
+  if (grow((void **)&p->nodes, &cap, need, sizeof *p->nodes))
+    return CR_ENOMEM;
+  p->capn = cap;
+  return 0;
 }
+
+int cr_profile_find_metric(const cr_profile *p, const char *name) {
+  for (size_t k = 0; k < p->nmetrics; k++)
+    if (strcmp(p->metric[k], name) == 0) return (int)k;
+  return -1;
+}
+
+/* Metric names: [A-Za-z_][A-Za-z0-9_.-]*, at most 64 bytes. */
+static int metric_name_ok(const char *s) {
+  size_t n = 0;
+  for (const char *c = s; *c; c++, n++) {
+    int alpha = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                *c == '_';
+    int more = (*c >= '0' && *c <= '9') || *c == '.' || *c == '-';
+    if (!alpha && (!more || c == s)) return 0;
+  }
+  return n > 0 && n <= 64;
+}
+
+int cr_profile_add_metric(cr_profile *p, const char *name) {
+  int k = cr_profile_find_metric(p, name);
+  if (k >= 0) return k;
+  if (p->nmetrics >= CR_PROF_MAX_METRICS || !metric_name_ok(name) ||
+      strcmp(name, "method") == 0)
+    return -1;
+  const char *nm = dup(p, name);
+  uint64_t *v = nm ? cr_calloc(p->capn, sizeof *v) : NULL;
+  if (!v) return -1;
+  p->metric[p->nmetrics] = nm;
+  p->mval[p->nmetrics] = v;
+  return (int)p->nmetrics++;
+}
+
 
 uint32_t cr_profile_add_method(cr_profile *p, const char *cls,
                                const char *name, const char *desc,
@@ -94,7 +154,7 @@ uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
   if (tree >= p->ntrees || parent > p->nnodes || method == 0 ||
       method > p->nmethods)
     return 0;
-  if (grow((void **)&p->nodes, &p->capn, i, sizeof *p->nodes)) return 0;
+  if (grow_nodes(p, i)) return 0;
   cr_prof_node *n = &p->nodes[i];
   memset(n, 0, sizeof *n);
   n->method = method;
@@ -184,6 +244,7 @@ typedef struct rd {
   const char *name;      /* file name for messages */
   cr_diag *d;
   char xmlerr[256];      /* first libxml2 message */
+  int xmlline;           /*   and its line */
   cr_profile *p;
   uint32_t *stack;       /* open <node> elements */
   size_t depth, cap;
@@ -194,7 +255,8 @@ typedef struct rd {
 static void onerror(void *ctx, xmlErrorPtr e) {
   rd *s = ctx;
   if (s->xmlerr[0] || !e || !e->message) return;
-  snprintf(s->xmlerr, sizeof s->xmlerr, "line %d: %s", e->line, e->message);
+  snprintf(s->xmlerr, sizeof s->xmlerr, "%s", e->message);
+  s->xmlline = e->line;
   size_t n = strlen(s->xmlerr);
   while (n && (s->xmlerr[n - 1] == '\n' || s->xmlerr[n - 1] == ' '))
     s->xmlerr[--n] = 0;
@@ -265,8 +327,8 @@ static int el_cct(rd *s) {
   int rc = 0;
   if (strcmp(v, "1") != 0)
     rc = cr_diag_set(s->d, CR_EUNSUPPORTED, -1,
-                     "%s: profile version \"%s\" is not supported (1 is)",
-                     s->name, v);
+                     "%s:%d: profile version \"%.40s\" is not supported "
+                     "(1 is)", s->name, xmlSAX2GetLineNumber(s->ctxt), v);
   xmlFree(v);
   if (rc) return rc;
   char *m = attr(s, "mode");
@@ -318,6 +380,41 @@ static int el_tree(rd *s) {
   return 0;
 }
 
+/*
+** The other metrics of node 'i': every attribute but 'method' and 'calls'
+** whose whole value is an unsigned decimal that fits 64 bits. Values are
+** read in place (SAX2 hands them as [a[3], a[4]) ranges, entities already
+** replaced).
+*/
+static int metrics(rd *s, uint32_t i) {
+  for (int j = 0; j < s->nattrs; j++) {
+    const xmlChar **a = s->attrs + 5 * j;
+    const char *name = (const char *)a[0];
+    if (a[1] || strcmp(name, "method") == 0 || strcmp(name, "calls") == 0 ||
+        !metric_name_ok(name))
+      continue;
+    const xmlChar *c = a[3], *e = a[4];
+    uint64_t x = 0;
+    int ok = c < e;
+    for (; c < e && ok; c++) {
+      if (*c < '0' || *c > '9' || x > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
+        ok = 0;
+      else
+        x = x * 10 + (uint64_t)(*c - '0');
+    }
+    if (!ok) continue;
+    int k = cr_profile_find_metric(s->p, name);
+    if (k < 0 && s->p->nmetrics >= CR_PROF_MAX_METRICS)
+      return cr_diag_set(s->d, CR_ETOOLARGE, -1,
+                         "%s:%d: more than %d metrics", s->name,
+                         xmlSAX2GetLineNumber(s->ctxt), CR_PROF_MAX_METRICS);
+    if (k < 0 && (k = cr_profile_add_metric(s->p, name)) < 0)
+      return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+    s->p->mval[k][i] = x;
+  }
+  return 0;
+}
+
 static int el_node(rd *s, int empty) {
   if (s->tree < 0) return bad(s, "<node> outside a <tree>");
   uint64_t m, calls;
@@ -337,6 +434,7 @@ static int el_node(rd *s, int empty) {
   uint32_t i = cr_profile_add_node(s->p, (uint32_t)s->tree, parent,
                                    (uint32_t)m, calls);
   if (!i) return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  if ((rc = metrics(s, i))) return rc;
   if (empty) return 0;
   if (s->depth >= CR_PROF_MAX_DEPTH)
     return bad(s, "nodes nested too deeply");
@@ -466,13 +564,17 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
                        "%s: DOCTYPE is not allowed in a profile", name);
     else if (in->ioerr)
       rc = cr_diag_set(d, CR_EIO, -1, "%s: %s", name, strerror(in->ioerr));
+    else if (s.xmlerr[0])
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%d: malformed XML: %s", name,
+                       s.xmlline, s.xmlerr);
     else
-      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: malformed XML: %s", name,
-                       s.xmlerr[0] ? s.xmlerr : "not well-formed");
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%d: malformed XML",
+                       name, xmlSAX2GetLineNumber(s.ctxt));
     goto out;
   }
   if (!s.seen_root)
-    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: empty document", name);
+    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%d: empty document", name,
+                     xmlSAX2GetLineNumber(s.ctxt));
 out:
   if (s.ctxt) {
     if (s.ctxt->myDoc) xmlFreeDoc(s.ctxt->myDoc);
@@ -543,6 +645,12 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
       indent(f, depth);
       fprintf(f, "<node method=\"%u\" calls=\"%llu\"", x->method,
               (unsigned long long)x->calls);
+      for (size_t k = 1; k < p->nmetrics; k++)
+        if (p->mval[k][n]) {
+          fputc(' ', f);
+          text(f, p->metric[k]);
+          fprintf(f, "=\"%llu\"", (unsigned long long)p->mval[k][n]);
+        }
       if (x->child) {
         fputs(">\n", f);
         depth++;
