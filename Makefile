@@ -27,16 +27,20 @@ VERSION   := 0.1.0
 # Every module under src/ goes into the library, except the programs.
 LIB_SRC   := $(sort $(filter-out src/cli/% src/report/%,$(wildcard src/*/*.c)))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))
+REPORT_SRC := $(sort $(wildcard src/report/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TESTUTIL_SRC := $(sort $(wildcard tests/unit/util/*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# cccp-report shares the atomic output file with cccp-rewrite.
+REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/atomic.o
 TESTUTIL_OBJ := $(TESTUTIL_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libcccp.a
 BINDIR    ?= bin
 BIN       := $(BINDIR)/cccp-rewrite
+REPORT    := $(BINDIR)/cccp-report
 
 # The Java runtime (class version 52), shipped as cccp-rt.jar.
 RT_SRC    := $(sort $(shell find runtime-java -name '*.java' 2>/dev/null))
@@ -57,8 +61,8 @@ FIXTURE_STAMP := $(BUILD)/fixtures/.stamp
 JAVAC     ?= javac
 
 .PHONY: all check unit headers asan install clean bench fixtures deps demo tools \
-  valgrind
-all: $(BIN) $(RT_JAR)
+  valgrind check-report
+all: $(BIN) $(REPORT) $(RT_JAR)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -71,6 +75,10 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LIBS)
+
+$(REPORT): $(REPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(REPORT_OBJ) $(LIB) $(LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TESTUTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -152,13 +160,16 @@ ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
   CFLAGS="-DCR_DEBUG_ARENA"
 asan:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite build-asan/cccp-rt.jar \
-	  unit fuzz-replay tools build-asan/examples/wordfreq.jar
+	  build-asan/bin/cccp-report unit fuzz-replay tools \
+	  build-asan/examples/wordfreq.jar
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  BUILD=build-asan bash tests/cli/test_cli.sh
+	ASAN_OPTIONS=exitcode=86 CCCP_REPORT=$(CURDIR)/build-asan/bin/cccp-report \
+	  BUILD=build-asan bash tests/report/test_report.sh
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  BUILD=build-asan HOSTILE_SCALE=0.2 bash tests/hostile/test_hostile.sh
 
-install: $(BIN) $(RT_JAR)
+install: $(BIN) $(REPORT) $(RT_JAR)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/cccp
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
@@ -167,6 +178,10 @@ install: $(BIN) $(RT_JAR)
 
 bench: $(BIN)
 	bench/roundtrip
+
+# The cccp-report suite alone (also part of 'make check').
+check-report: $(REPORT)
+	BUILD=$(BUILD) bash tests/report/test_report.sh
 
 # valgrind memcheck on representative runs of $(BIN) (about half a
 # minute; also part of 'make check')
@@ -181,6 +196,7 @@ clean:
 -include tests/fuzz/fuzz.mk
 -include tests/verify/verify.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTUTIL_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(REPORT_OBJ:.o=.d) \
+  $(TESTUTIL_OBJ:.o=.d) \
   $(TOOL_BIN:=.d) \
   $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)

@@ -6,6 +6,7 @@
 ** makes a deep tree -- deep recursion -- quadratic.)
 */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +193,8 @@ typedef struct input {
   size_t len, pos;
   char tail[8];          /* last bytes of the previous chunk */
   size_t ntail;
-  int doctype;           /* set when a DOCTYPE was seen */
+  int doctype;           /* set when a DOCTYPE was seen: its line */
+  long nl;               /* newlines in the bytes scanned so far */
   int ioerr;             /* errno of a read error */
 } input;
 
@@ -221,9 +223,12 @@ static int ioread(void *ctx, char *buf, int len) {
     size_t w = in->ntail + k;
     for (size_t i = 0; i + pl <= w; i++)
       if (win[i] == '<' && memcmp(win + i, pat, pl) == 0) {
-        in->doctype = 1;
+        long line = 1 + in->nl;
+        for (size_t j = in->ntail; j < i; j++) line += win[j] == '\n';
+        in->doctype = line > INT_MAX ? INT_MAX : (int)line;
         return -1;
       }
+    for (size_t j = in->ntail; j < w; j++) in->nl += win[j] == '\n';
     in->ntail = w < pl - 1 ? w : pl - 1;
     memmove(in->tail, win + w - in->ntail, in->ntail);
   }
@@ -561,7 +566,8 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   if (k < 0 || !s.ctxt->wellFormed || in->doctype || in->ioerr) {
     if (in->doctype)
       rc = cr_diag_set(d, CR_EFORMAT, -1,
-                       "%s: DOCTYPE is not allowed in a profile", name);
+                       "%s:%d: DOCTYPE is not allowed in a profile", name,
+                       in->doctype);
     else if (in->ioerr)
       rc = cr_diag_set(d, CR_EIO, -1, "%s: %s", name, strerror(in->ioerr));
     else if (s.xmlerr[0])

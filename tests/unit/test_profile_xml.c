@@ -482,6 +482,8 @@ START_TEST(test_profile_xml__lines) {
      "t.xml:3: <node> names method 1"},
     {"<cct version=\"1\">\n<tree>\n</tre>", "t.xml:3: malformed XML"},
     {"\n\n<cct version=\"7\"/>", "t.xml:3: profile version"},
+    {"<?xml version=\"1.0\"?>\n<!-- a\nb -->\n<!DOCTYPE cct>\n<cct/>",
+     "t.xml:4: DOCTYPE is not allowed"},
     {"<cct version=\"1\">\n<method id=\"1\" class=\"a\" name=\"b\" "
      "desc=\"()V\"/>\n<tree>\n<node method=\"1\" calls=\"1", 
      "t.xml:4: malformed XML"},

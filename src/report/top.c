@@ -1,0 +1,256 @@
+/*
+** top.c -- 'cccp-report top': the hottest methods and calling contexts by
+** one metric. A method's self value is the sum over its contexts; its
+** total sums the subtrees of its outermost contexts only, so that
+** recursion is not counted twice. Per thread unless --merge-threads.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+typedef struct row {
+  uint32_t tree;
+  uint32_t id;           /* method id or node index */
+  uint64_t self, total;
+} row;
+
+typedef struct rows {
+  row *r;
+  size_t n, cap;
+} rows;
+
+static int push(rows *rs, row x) {
+  if (rs->n == rs->cap) {
+    size_t cap = rs->cap ? rs->cap * 2 : 256;
+    row *r = cr_realloc(rs->r, cap * sizeof *r);
+    if (!r) return CR_ENOMEM;
+    rs->r = r;
+    rs->cap = cap;
+  }
+  rs->r[rs->n++] = x;
+  return 0;
+}
+
+/* 1 if the class of method 'm' passes --include/--exclude. */
+static int wanted(const rp_opts *o, const cr_prof_method *m) {
+  for (size_t i = 0; i < o->nexclude; i++)
+    if (strncmp(m->cls, o->exclude[i], strlen(o->exclude[i])) == 0) return 0;
+  if (!o->ninclude) return 1;
+  for (size_t i = 0; i < o->ninclude; i++)
+    if (strncmp(m->cls, o->include[i], strlen(o->include[i])) == 0) return 1;
+  return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+** The method rows of every tree. Per tree, a walk over first-child /
+** next-sibling / parent links (no recursion) keeps in 'onpath' how often
+** each method is on the current path; a node adds its subtree to its
+** method's total only when no ancestor has the same method.
+*/
+static int method_rows(const rp_opts *o, const rp_view *v, rows *out) {
+  const cr_profile *p = v->p;
+  uint32_t *onpath = cr_calloc(p->nmethods + 1, sizeof *onpath);
+  uint32_t *stamp = cr_calloc(p->nmethods + 1, sizeof *stamp);
+  uint64_t *self = cr_calloc(p->nmethods + 1, sizeof *self);
+  uint64_t *total = cr_calloc(p->nmethods + 1, sizeof *total);
+  uint32_t *touched = cr_malloc((p->nmethods + 1) * sizeof *touched);
+  int rc = CR_ENOMEM;
+  if (!onpath || !stamp || !self || !total || !touched) goto out;
+  for (size_t t = 0; t < p->ntrees; t++) {
+    size_t nt = 0;
+    uint32_t n = p->trees[t].child;
+    while (n) {
+      const cr_prof_node *x = &p->nodes[n];
+      uint32_t m = x->method;
+      if (stamp[m] != t + 1) {
+        stamp[m] = (uint32_t)t + 1;
+        touched[nt++] = m;
+        self[m] = total[m] = 0;
+      }
+      if (!onpath[m]) total[m] = sat_add(total[m], v->total[n]);
+      self[m] = sat_add(self[m], rp_self(v, n));
+      onpath[m]++;
+      if (x->child) {
+        n = x->child;
+        continue;
+      }
+      while (n && !p->nodes[n].next) {
+        onpath[p->nodes[n].method]--;
+        n = p->nodes[n].parent;
+      }
+      if (n) {
+        onpath[p->nodes[n].method]--;
+        n = p->nodes[n].next;
+      }
+    }
+    for (size_t i = 0; i < nt; i++) {
+      uint32_t m = touched[i];
+      if (wanted(o, &p->methods[m]) &&
+          push(out, (row){(uint32_t)t, m, self[m], total[m]}))
+        goto out;
+    }
+  }
+  rc = 0;
+out:
+  cr_free(onpath);
+  cr_free(stamp);
+  cr_free(self);
+  cr_free(total);
+  cr_free(touched);
+  return rc;
+}
+
+static int context_rows(const rp_opts *o, const rp_view *v, rows *out) {
+  const cr_profile *p = v->p;
+  for (size_t i = 1; i <= p->nnodes; i++) {
+    const cr_prof_node *x = &p->nodes[i];
+    if (wanted(o, &p->methods[x->method]) &&
+        push(out, (row){x->tree, (uint32_t)i, rp_self(v, (uint32_t)i),
+                        v->total[i]}))
+      return CR_ENOMEM;
+  }
+  return 0;
+}
+
+static int by_self(const void *a, const void *b) {
+  const row *x = a, *y = b;
+  if (x->self != y->self) return x->self > y->self ? -1 : 1;
+  if (x->total != y->total) return x->total > y->total ? -1 : 1;
+  if (x->tree != y->tree) return x->tree < y->tree ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_total(const void *a, const void *b) {
+  const row *x = a, *y = b;
+  if (x->total != y->total) return x->total > y->total ? -1 : 1;
+  return by_self(a, b);
+}
+
+static int digits(uint64_t x) {
+  int n = 1;
+  while (x >= 10) {
+    x /= 10;
+    n++;
+  }
+  return n;
+}
+
+static double pct(uint64_t x, uint64_t of) {
+  return of ? 100.0 * (double)x / (double)of : 0.0;
+}
+
+/*
+** The path of node 'n' from its tree's root, " > " between frames; a path
+** of more than 2 * 'PATH_KEEP' frames loses its middle. '*st' is scratch
+** room for the node indices (grown here).
+*/
+#define PATH_KEEP 64
+static int path(FILE *f, const cr_profile *p, uint32_t n, uint32_t **st,
+                size_t *cap) {
+  size_t depth = 0;
+  for (uint32_t y = n; y; y = p->nodes[y].parent) {
+    if (depth == *cap) {
+      size_t c = *cap ? *cap * 2 : 256;
+      uint32_t *s = cr_realloc(*st, c * sizeof *s);
+      if (!s) return CR_ENOMEM;
+      *st = s;
+      *cap = c;
+    }
+    (*st)[depth++] = y;
+  }
+  for (size_t i = depth; i-- > 0;) {
+    if (depth > 2 * PATH_KEEP && i < depth - PATH_KEEP && i >= PATH_KEEP) {
+      if (i == depth - PATH_KEEP - 1)
+        fprintf(f, "... %zu frames > ", depth - 2 * PATH_KEEP);
+      continue;
+    }
+    rp_frame(f, &p->methods[p->nodes[(*st)[i]].method], 1, NULL);
+    if (i) fputs(" > ", f);
+  }
+  return 0;
+}
+
+static int table(const rp_opts *o, const rp_view *v, rows *rs, int ctx,
+                 FILE *f) {
+  if (rs->n)
+    qsort(rs->r, rs->n, sizeof *rs->r, o->sort_total ? by_total : by_self);
+  uint64_t min = rp_min_value(&o->min, v->grand);
+  size_t n = 0;
+  while (n < rs->n &&
+         (o->sort_total ? rs->r[n].total : rs->r[n].self) >= min &&
+         (!o->limit || n < o->limit))
+    n++;
+  size_t more = n;
+  while (more < rs->n &&
+         (o->sort_total ? rs->r[more].total : rs->r[more].self) >= min)
+    more++;
+  more -= n;
+  uint32_t *st = NULL;
+  size_t cap = 0;
+  int ws = 4, wt = 5;
+  for (size_t i = 0; i < n; i++) {
+    if (digits(rs->r[i].self) > ws) ws = digits(rs->r[i].self);
+    if (digits(rs->r[i].total) > wt) wt = digits(rs->r[i].total);
+  }
+  fprintf(f, "%s by %s %s\n", ctx ? "contexts" : "methods",
+          o->sort_total ? "total" : "self", v->mname);
+  fprintf(f, "%*s %6s %*s %6s  %s\n", ws, "self", "self%", wt, "total",
+          "total%", ctx ? "context" : "method");
+  for (size_t i = 0; i < n; i++) {
+    const row *r = &rs->r[i];
+    fprintf(f, "%*llu %5.1f%% %*llu %5.1f%%  ", ws,
+            (unsigned long long)r->self, pct(r->self, v->grand), wt,
+            (unsigned long long)r->total, pct(r->total, v->grand));
+    if (!v->merged) {
+      putc('[', f);
+      rp_puts(f, v->p->trees[r->tree].thread, NULL);
+      fputs("] ", f);
+    }
+    if (ctx && path(f, v->p, r->id, &st, &cap)) {
+      cr_free(st);
+      return CR_ENOMEM;
+    }
+    if (!ctx) rp_frame(f, &v->p->methods[r->id], 1, NULL);
+    putc('\n', f);
+  }
+  cr_free(st);
+  if (!n) fputs("(none)\n", f);
+  if (more) fprintf(f, "... %zu more\n", more);
+  return 0;
+}
+
+int rp_cmd_top(const rp_opts *o, rp_view *v, FILE *out) {
+  rows ms = {0}, cs = {0};
+  int st = RP_EXIT_OK;
+  if (((o->sections & RP_METHODS) && method_rows(o, v, &ms)) ||
+      ((o->sections & RP_CONTEXTS) && context_rows(o, v, &cs))) {
+    rp_error("out of memory");
+    st = RP_EXIT_OUTPUT;
+    goto out;
+  }
+  fprintf(out, "%s: %llu %s", v->label, (unsigned long long)v->grand,
+          v->mname);
+  if (v->merged)
+    fputs(", threads merged\n", out);
+  else
+    fprintf(out, " in %zu thread%s\n", v->p->ntrees,
+            v->p->ntrees == 1 ? "" : "s");
+  if (o->sections & RP_METHODS) {
+    putc('\n', out);
+    if (table(o, v, &ms, 0, out)) st = RP_EXIT_OUTPUT;
+  }
+  if (st == RP_EXIT_OK && (o->sections & RP_CONTEXTS)) {
+    putc('\n', out);
+    if (table(o, v, &cs, 1, out)) st = RP_EXIT_OUTPUT;
+  }
+  if (st != RP_EXIT_OK) rp_error("out of memory");
+out:
+  cr_free(ms.r);
+  cr_free(cs.r);
+  return st;
+}

@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# cccp-report: every command on small hand-made profiles against answers
+# computed by hand (written out below, next to the arithmetic), usage and
+# exit statuses, atomic output, and malformed, truncated and hostile
+# profiles (one-line error naming file and line, exit 1, no output).
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+REPORT="${CCCP_REPORT:-$ROOT/bin/cccp-report}"
+DATA="$ROOT/tests/report/data"
+T=$(mktemp -d)
+trap 'chmod -R u+w "$T"; rm -rf "$T"' EXIT
+cp "$DATA"/*.xml "$T/"
+cd "$T"
+
+# golden DESCRIPTION COMMAND... <<'EOF' (expected standard output) EOF
+# Passes when the command exits 0, prints nothing on stderr and exactly
+# the expected text on stdout.
+golden() {
+  local what=$1; shift
+  local want got rc=0
+  want=$(cat)
+  got=$("$@" 2>"$T/golden.err") || rc=$?
+  if [ "$rc" -eq 0 ] && [ "$got" == "$want" ] && [ ! -s "$T/golden.err" ]; then
+    pass "$what"
+  else
+    fail "$what (exit $rc)"
+    sed 's/^/       stderr: /' "$T/golden.err" | head -5
+    diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -30 |
+      sed 's/^/       /'
+  fi
+}
+
+# bad_input DESCRIPTION FILE: the command fails with exit 1, one line on
+# stderr starting "cccp-report: FILE:LINE: ", nothing on stdout.
+bad_input() {
+  local what=$1 file=$2
+  expect_exit 1 "$what" "$REPORT" top "$file"
+  local lines; lines=$(printf '%s\n' "$err" | wc -l)
+  if [ -z "$out" ] && [ "$lines" -eq 1 ] &&
+     printf '%s' "$err" | grep -Eq "^cccp-report: $file:[0-9]+: "; then
+    pass "$what: one line with file:line"
+  else
+    fail "$what: one line with file:line, no output"
+    printf '%s\n' "$err" | head -3 | sed 's/^/       /'
+  fi
+}
+
+echo "-- usage"
+expect_exit 2 "no command is a usage error" "$REPORT"
+expect_match "Usage: cccp-report COMMAND" "and prints the usage" "$err"
+expect_exit 0 "--help" "$REPORT" --help
+expect_match "top +the hottest methods" "--help lists the commands" "$out"
+expect_exit 0 "--version" "$REPORT" --version
+expect_match "^cccp-report [0-9]+\.[0-9]+" "--version prints the version" "$out"
+expect_exit 0 "top --help" "$REPORT" top --help
+expect_match "--include PREFIX" "top --help lists top's options" "$out"
+expect_exit 0 "help top" "$REPORT" help top
+expect_match "Usage: cccp-report top" "help top is top --help" "$out"
+expect_exit 2 "unknown command" "$REPORT" frobnicate small.xml
+expect_match "^cccp-report: unknown command \"frobnicate\"" "says so in one line" "$err"
+expect_exit 2 "unknown option" "$REPORT" top --frobnicate small.xml
+expect_match "^cccp-report: top: unknown option --frobnicate" "names the option" "$err"
+expect_exit 2 "an option of another command" "$REPORT" top --depth 3 small.xml
+expect_exit 2 "missing option value" "$REPORT" top small.xml -n
+expect_match "needs a value" "says the value is missing" "$err"
+expect_exit 2 "bad -n" "$REPORT" top -n x small.xml
+expect_match "^cccp-report: top: --limit: bad value \"x\"$" "names the bad value" "$err"
+expect_exit 2 "bad --min" "$REPORT" top --min 5%% small.xml
+expect_exit 2 "bad --sort" "$REPORT" top --sort median small.xml
+expect_exit 2 "no profile" "$REPORT" top
+expect_exit 2 "output is an input" "$REPORT" top small.xml -o small.xml
+check "the input is untouched" cmp small.xml "$DATA/small.xml"
+
+echo "-- top"
+# small.xml, calls. Thread main: main 1 > {work 10 > helper 20 > length
+# 40, helper 5, fib 1 > fib 2 > fib 4}; thread worker: run 1 > work 3 >
+# helper 6. Totals: main 83, worker 10, all 93.
+# Methods per thread, self = sum of its nodes, total = its outermost
+# subtrees: [main] length 40/40; helper 20+5 = 25 / (20+40)+5 = 65; work
+# 10/70; fib 1+2+4 = 7 / 7 (recursion counted once); main 1/83; [worker]
+# helper 6/6, work 3/9, run 1/10. Percentages of 93: 40 -> 43.0, 25 ->
+# 26.9, 65 -> 69.9, 10 -> 10.8, 70 -> 75.3, 7 -> 7.5, 6 -> 6.5, 3 -> 3.2,
+# 9 -> 9.7, 1 -> 1.1, 83 -> 89.2. Ties on self sorted by total.
+golden "top: methods and contexts by self calls, per thread" \
+  "$REPORT" top small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+
+methods by self calls
+self  self% total total%  method
+  40  43.0%    40  43.0%  [main] java/lang/String.length()I
+  25  26.9%    65  69.9%  [main] app/Util.helper(I)I
+  10  10.8%    70  75.3%  [main] app/Main.work()V
+   7   7.5%     7   7.5%  [main] app/Main.fib(I)I
+   6   6.5%     6   6.5%  [worker] app/Util.helper(I)I
+   3   3.2%     9   9.7%  [worker] app/Main.work()V
+   1   1.1%    83  89.2%  [main] app/Main.main([Ljava/lang/String;)V
+   1   1.1%    10  10.8%  [worker] app/Worker.run()V
+
+contexts by self calls
+self  self% total total%  context
+  40  43.0%    40  43.0%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I > java/lang/String.length()I
+  20  21.5%    60  64.5%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I
+  10  10.8%    70  75.3%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+   6   6.5%     6   6.5%  [worker] app/Worker.run()V > app/Main.work()V > app/Util.helper(I)I
+   5   5.4%     5   5.4%  [main] app/Main.main([Ljava/lang/String;)V > app/Util.helper(I)I
+   4   4.3%     4   4.3%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I > app/Main.fib(I)I
+   3   3.2%     9   9.7%  [worker] app/Worker.run()V > app/Main.work()V
+   2   2.2%     6   6.5%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I
+   1   1.1%    83  89.2%  [main] app/Main.main([Ljava/lang/String;)V
+   1   1.1%    10  10.8%  [worker] app/Worker.run()V
+... 1 more
+EOF
+
+# Cycles, threads merged: main 5/416 (5+100+200+40+50+3+6+12); work
+# 100+30 = 130 / (100+200+40)+(30+60) = 430; helper 200+50+60 = 310 /
+# 240+50+60 = 350; all 507 (416 + 91). 430/507 = 84.8%, 416/507 = 82.1%,
+# 350/507 = 69.0%. Contexts by total: main 416, main>work 340, main>work>
+# helper 240; 11 contexts, 8 more.
+golden "top -m cycles --merge-threads --sort total -n 3" \
+  "$REPORT" top -m cycles --merge-threads --sort total -n 3 small.xml <<'EOF'
+small.xml: 507 cycles, threads merged
+
+methods by total cycles
+self  self% total total%  method
+ 130  25.6%   430  84.8%  app/Main.work()V
+   5   1.0%   416  82.1%  app/Main.main([Ljava/lang/String;)V
+ 310  61.1%   350  69.0%  app/Util.helper(I)I
+... 3 more
+
+contexts by total cycles
+self  self% total total%  context
+   5   1.0%   416  82.1%  app/Main.main([Ljava/lang/String;)V
+ 100  19.7%   340  67.1%  app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+ 200  39.4%   240  47.3%  app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I
+... 8 more
+EOF
+
+# --min 5%: 5% of 93 is 4.65, so rows of 5 calls and more.
+golden "top --min 5%" "$REPORT" top --min 5% --methods small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+
+methods by self calls
+self  self% total total%  method
+  40  43.0%    40  43.0%  [main] java/lang/String.length()I
+  25  26.9%    65  69.9%  [main] app/Util.helper(I)I
+  10  10.8%    70  75.3%  [main] app/Main.work()V
+   7   7.5%     7   7.5%  [main] app/Main.fib(I)I
+   6   6.5%     6   6.5%  [worker] app/Util.helper(I)I
+EOF
+golden "top --min 7 --sort total, absolute" \
+  "$REPORT" top --min 70 --sort total --methods small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+
+methods by total calls
+self  self% total total%  method
+   1   1.1%    83  89.2%  [main] app/Main.main([Ljava/lang/String;)V
+  10  10.8%    70  75.3%  [main] app/Main.work()V
+EOF
+
+# Only app.Main's methods (dotted prefix); the percentages stay of 93.
+golden "top --include app.Main" \
+  "$REPORT" top --include app.Main --methods small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+
+methods by self calls
+self  self% total total%  method
+  10  10.8%    70  75.3%  [main] app/Main.work()V
+   7   7.5%     7   7.5%  [main] app/Main.fib(I)I
+   3   3.2%     9   9.7%  [worker] app/Main.work()V
+   1   1.1%    83  89.2%  [main] app/Main.main([Ljava/lang/String;)V
+EOF
+# Contexts not ending in java/: 10 of 11, 3 shown, 7 more.
+golden "top --exclude java/ --contexts -n 3" \
+  "$REPORT" top --exclude java/ --contexts -n 3 small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+
+contexts by self calls
+self  self% total total%  context
+  20  21.5%    60  64.5%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I
+  10  10.8%    70  75.3%  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+   6   6.5%     6   6.5%  [worker] app/Worker.run()V > app/Main.work()V > app/Util.helper(I)I
+... 7 more
+EOF
+golden "top --include matching nothing" \
+  "$REPORT" top --include org/ --methods small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+
+methods by self calls
+self  self% total total%  method
+(none)
+EOF
+# Two runs: every count doubles, the shares stay.
+golden "top of two profiles merges them (threads by name)" \
+  "$REPORT" top --methods -n 2 small.xml small.xml <<'EOF'
+small.xml small.xml: 186 calls in 2 threads
+
+methods by self calls
+self  self% total total%  method
+  80  43.0%    80  43.0%  [main] java/lang/String.length()I
+  50  26.9%   130  69.9%  [main] app/Util.helper(I)I
+... 6 more
+EOF
+expect_exit 1 "a metric the profile lacks" "$REPORT" top -m bytecodes small.xml
+expect_match "^cccp-report: small.xml: no metric \"bytecodes\" in the profile \(it has: calls, cycles\)$" \
+  "lists the metrics there are" "$err"
+
+echo "-- output"
+expect_exit 0 "-o FILE" "$REPORT" top small.xml -o top.txt
+check "-o writes what stdout would" cmp top.txt <("$REPORT" top small.xml)
+check "-o leaves no temporary file" test "$(ls -A | grep -c cccp-)" -eq 0
+expect_exit 3 "-o into a missing folder" "$REPORT" top small.xml -o nodir/top.txt
+expect_match "^cccp-report: cannot create a file next to nodir/top.txt" "says why" "$err"
+if [ -w /dev/full ]; then
+  rc=0; "$REPORT" top small.xml >/dev/full 2>"$T/full.err" || rc=$?
+  check "a full standard output is exit 3" test "$rc" -eq 3
+fi
+expect_exit 1 "a missing profile" "$REPORT" top nope.xml
+expect_match "^cccp-report: nope.xml: No such file or directory$" "names it" "$err"
+
+echo "-- malformed, truncated and hostile profiles"
+M='<method id="1" class="a/B" name="m" desc="()V"/>'
+bad() { printf '%s' "$2" > "$1"; bad_input "$3" "$1"; }
+bad empty.xml '' "an empty file"
+bad noroot.xml '<x/>' "another root element"
+bad version.xml '<cct version="9"/>' "another version"
+bad text.xml '<cct version="1">hello</cct>' "text"
+bad elem.xml '<cct version="1"><foo/></cct>' "an unknown element"
+bad ids.xml '<cct version="1"><method id="2" class="a" name="b" desc="()V"/></cct>' "method ids out of order"
+bad undef.xml '<cct version="1"><tree><node method="1" calls="1"/></tree></cct>' "an undefined method"
+bad calls.xml "<cct version=\"1\">$M<tree><node method=\"1\" calls=\"-3\"/></tree></cct>" "negative calls"
+bad big.xml "<cct version=\"1\">$M<tree><node method=\"1\" calls=\"99999999999999999999\"/></tree></cct>" "calls over 64 bits"
+bad nocalls.xml "<cct version=\"1\">$M<tree><node method=\"1\"/></tree></cct>" "a node without calls"
+bad unclosed.xml "<cct version=\"1\">$M<tree><node method=\"1\" calls=\"1\">" "unclosed elements"
+bad mismatch.xml "<cct version=\"1\">$M<tree></node></tree></cct>" "mismatched tags"
+bad binary.xml $'\x01\x02\x03\xff\xfe' "binary junk"
+bad xxe.xml '<?xml version="1.0"?><!DOCTYPE cct [<!ENTITY x SYSTEM "file:///etc/passwd">]><cct version="1" mode="&x;"/>' \
+  "an external entity (XXE)"
+check "the external entity was not read" bash -c '! grep -q root: <<<"$1"' _ "$err"
+bad net.xml '<?xml version="1.0"?><!DOCTYPE cct SYSTEM "http://127.0.0.1:9/x.dtd"><cct version="1"/>' \
+  "a DTD on the network"
+bad entity.xml '<cct version="1" mode="&undefined;"/>' "an undefined entity"
+bad many.xml "<cct version=\"1\">$M<tree><node method=\"1\" calls=\"1\" $(for i in $(seq 1 16); do printf 'm%d="1" ' $i; done)/></tree></cct>" \
+  "more than 16 metrics"
+# Every proper prefix of a good profile (up to its closing tag) fails
+# cleanly.
+size=$(stat -c %s small.xml)
+end=$((size - 1))   # the final newline
+nbad=0; ncut=0
+for ((n = 0; n < end; n += 7)); do
+  head -c "$n" small.xml > cut.xml
+  rc=0; "$REPORT" top cut.xml >cut.out 2>cut.err || rc=$?
+  ncut=$((ncut + 1))
+  if [ "$rc" -ne 1 ] || [ -s cut.out ] || [ "$(wc -l < cut.err)" -ne 1 ] ||
+     ! grep -Eq '^cccp-report: cut.xml:[0-9]+: ' cut.err; then
+    nbad=$((nbad + 1))
+    [ "$nbad" -le 3 ] && { echo "       cut at $n: exit $rc"; head -2 cut.err; }
+  fi
+done
+check "$ncut truncations of small.xml: exit 1, one line with file:line, no output" \
+  test "$nbad" -eq 0
+
+echo "-- big and deep"
+# A chain 200,000 calls deep (recursion in the reader or the commands
+# would overflow the stack) and a wide tree of 300,000 nodes.
+python3 - <<'PY'
+with open("deep.xml", "w") as f:
+    f.write('<cct version="1"><method id="1" class="a/R" name="r" desc="()V"/>'
+            '<method id="2" class="a/L" name="leaf" desc="()V"/><tree thread="t">\n')
+    n = 200000
+    f.write('<node method="1" calls="1">' * n)
+    f.write('<node method="2" calls="7"/>')
+    f.write('</node>' * n)
+    f.write('\n</tree></cct>\n')
+with open("wide.xml", "w") as f:
+    f.write('<cct version="1">')
+    for m in range(1, 1001):
+        f.write('<method id="%d" class="w/C%d" name="m" desc="()V"/>' % (m, m % 37))
+    f.write('<tree thread="t">\n')
+    for i in range(300):
+        f.write('<node method="%d" calls="1">' % (i % 1000 + 1))
+        for j in range(999):
+            f.write('<node method="%d" calls="%d"/>' % ((i * 7 + j) % 1000 + 1, j % 13))
+        f.write('</node>\n')
+    f.write('</tree></cct>\n')
+PY
+# r: 200,000 contexts of 1 call, nested: self 200000, total 200007
+# (99.9965% -> 100.0); the leaf's path is 200,001 frames: the first 64,
+# 199,873 left out, the last 64 (63 r and the leaf).
+first=$(printf 'a/R.r()V > %.0s' $(seq 64))
+last=$(printf 'a/R.r()V > %.0s' $(seq 63))
+golden "top of a 200,000-deep chain" "$REPORT" top -n 1 deep.xml <<EOF
+deep.xml: 200007 calls in 1 thread
+
+methods by self calls
+  self  self%  total total%  method
+200000 100.0% 200007 100.0%  [t] a/R.r()V
+... 1 more
+
+contexts by self calls
+self  self% total total%  context
+   7   0.0%     7   0.0%  [t] ${first}... 199873 frames > ${last}a/L.leaf()V
+... 200000 more
+EOF
+expect_exit 0 "top of a 300,000-node wide tree, threads merged" \
+  "$REPORT" top --merge-threads wide.xml
+expect_match "^wide.xml: [0-9]+ calls, threads merged" "reads it" "$out"
+
+finish
