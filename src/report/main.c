@@ -50,6 +50,13 @@ static const cmd cmds[] = {
    "                         PREFIX (repeatable)\n"
    "      --methods          only the methods table\n"
    "      --contexts         only the contexts table\n"},
+  {"tree", C_TREE, rp_cmd_tree, "PROFILE...",
+   "the calling-context tree, indented, heaviest first",
+   "      --depth N          at most N levels of frames (0: threads only)\n"
+   "      --min X[%]         sum up the contexts under X (or X% of the\n"
+   "                         total) into one line per parent\n"
+   "      --color[=WHEN]     colour the output: auto (on a terminal, the\n"
+   "                         default), always or never\n"},
 };
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 

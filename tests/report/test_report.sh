@@ -72,6 +72,30 @@ expect_exit 2 "no profile" "$REPORT" top
 expect_exit 2 "output is an input" "$REPORT" top small.xml -o small.xml
 check "the input is untouched" cmp small.xml "$DATA/small.xml"
 
+# Generated: a chain 200,000 calls deep (recursion in the reader or the
+# commands would overflow the stack) and a wide tree of 300,000 nodes.
+python3 - <<'PY'
+with open("deep.xml", "w") as f:
+    f.write('<cct version="1"><method id="1" class="a/R" name="r" desc="()V"/>'
+            '<method id="2" class="a/L" name="leaf" desc="()V"/><tree thread="t">\n')
+    n = 200000
+    f.write('<node method="1" calls="1">' * n)
+    f.write('<node method="2" calls="7"/>')
+    f.write('</node>' * n)
+    f.write('\n</tree></cct>\n')
+with open("wide.xml", "w") as f:
+    f.write('<cct version="1">')
+    for m in range(1, 1001):
+        f.write('<method id="%d" class="w/C%d" name="m" desc="()V"/>' % (m, m % 37))
+    f.write('<tree thread="t">\n')
+    for i in range(300):
+        f.write('<node method="%d" calls="1">' % (i % 1000 + 1))
+        for j in range(999):
+            f.write('<node method="%d" calls="%d"/>' % ((i * 7 + j) % 1000 + 1, j % 13))
+        f.write('</node>\n')
+    f.write('</tree></cct>\n')
+PY
+
 echo "-- top"
 # small.xml, calls. Thread main: main 1 > {work 10 > helper 20 > length
 # 40, helper 5, fib 1 > fib 2 > fib 4}; thread worker: run 1 > work 3 >
@@ -205,6 +229,82 @@ expect_exit 1 "a metric the profile lacks" "$REPORT" top -m bytecodes small.xml
 expect_match "^cccp-report: small.xml: no metric \"bytecodes\" in the profile \(it has: calls, cycles\)$" \
   "lists the metrics there are" "$err"
 
+echo "-- tree"
+# Children by decreasing total: under main, work 70 > fib 1+2+4 = 7 >
+# helper 5. Thread lines carry the thread's total and no self value.
+golden "tree: the whole CCT, per thread" "$REPORT" tree small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+total      %  self  context
+   83  89.2%        [main]
+   83  89.2%     1    app/Main.main([Ljava/lang/String;)V
+   70  75.3%    10      app/Main.work()V
+   60  64.5%    20        app/Util.helper(I)I
+   40  43.0%    40          java/lang/String.length()I
+    7   7.5%     1      app/Main.fib(I)I
+    6   6.5%     2        app/Main.fib(I)I
+    4   4.3%     4          app/Main.fib(I)I
+    5   5.4%     5      app/Util.helper(I)I
+   10  10.8%        [worker]
+   10  10.8%     1    app/Worker.run()V
+    9   9.7%     3      app/Main.work()V
+    6   6.5%     6        app/Util.helper(I)I
+EOF
+# Cycles, --min 10% of 507 = 50.7, so 51: under main, fib (3+6+12 = 21)
+# and helper (50) make one line of 71; --depth 2 stops below work.
+golden "tree -m cycles --min 10% --depth 2" \
+  "$REPORT" tree -m cycles --min 10% --depth 2 small.xml <<'EOF'
+small.xml: 507 cycles in 2 threads
+total      %  self  context
+  416  82.1%        [main]
+  416  82.1%     5    app/Main.main([Ljava/lang/String;)V
+  340  67.1%   100      app/Main.work()V
+   71  14.0%            ... 2 more under the threshold
+   91  17.9%        [worker]
+   91  17.9%     1    app/Worker.run()V
+   90  17.8%    30      app/Main.work()V
+EOF
+golden "tree --merge-threads --min 6" \
+  "$REPORT" tree --merge-threads --min 6 small.xml <<'EOF'
+small.xml: 93 calls, threads merged
+total      %  self  context
+   83  89.2%     1  app/Main.main([Ljava/lang/String;)V
+   70  75.3%    10    app/Main.work()V
+   60  64.5%    20      app/Util.helper(I)I
+   40  43.0%    40        java/lang/String.length()I
+    7   7.5%     1    app/Main.fib(I)I
+    6   6.5%     2      app/Main.fib(I)I
+    4   4.3%              ... 1 more under the threshold
+    5   5.4%          ... 1 more under the threshold
+   10  10.8%     1  app/Worker.run()V
+    9   9.7%     3    app/Main.work()V
+    6   6.5%     6      app/Util.helper(I)I
+EOF
+# worker (10) is under 11; main is not.
+golden "tree --depth 0 --min 11: threads only, one left out" \
+  "$REPORT" tree --depth 0 --min 11 small.xml <<'EOF'
+small.xml: 93 calls in 2 threads
+total      %  self  context
+   83  89.2%        [main]
+   10  10.8%        ... 1 more thread under the threshold
+EOF
+expect_exit 0 "tree --color=always" "$REPORT" tree --color=always --depth 1 small.xml
+expect_match $'\e\[1;31m 89.2%\e\[0m' "colours a hot share" "$out"
+expect_match $'\e\[36mjava/lang/String' "colours library frames" \
+  "$("$REPORT" tree --color small.xml)"
+expect_exit 0 "tree --color=auto into a pipe" "$REPORT" tree small.xml
+check "has no escapes" bash -c '! grep -q $'"'"'\e'"'"' <<<"$1"' _ "$out"
+if command -v script >/dev/null; then
+  tty_out=$(TERM=xterm script -qc "'$REPORT' tree --depth 1 small.xml" /dev/null)
+  expect_match $'\e\[1m\[main\]' "tree on a terminal is coloured" "$tty_out"
+  tty_out=$(TERM=xterm NO_COLOR=1 script -qc "'$REPORT' tree --depth 1 small.xml" /dev/null)
+  check "but not with NO_COLOR" bash -c '! grep -q $'"'"'\e'"'"' <<<"$1"' _ "$tty_out"
+fi
+expect_exit 2 "bad --color" "$REPORT" tree --color=sometimes small.xml
+# 200,000 levels: indentation stops at 60 levels, deeper lines say their
+# depth.
+expect_exit 0 "tree of a 200,000-deep chain" "$REPORT" tree deep.xml
+expect_match "\(depth 200001\) a/L.leaf\(\)V" "the deepest line says its depth" "$out"
+
 echo "-- output"
 expect_exit 0 "-o FILE" "$REPORT" top small.xml -o top.txt
 check "-o writes what stdout would" cmp top.txt <("$REPORT" top small.xml)
@@ -261,29 +361,6 @@ check "$ncut truncations of small.xml: exit 1, one line with file:line, no outpu
   test "$nbad" -eq 0
 
 echo "-- big and deep"
-# A chain 200,000 calls deep (recursion in the reader or the commands
-# would overflow the stack) and a wide tree of 300,000 nodes.
-python3 - <<'PY'
-with open("deep.xml", "w") as f:
-    f.write('<cct version="1"><method id="1" class="a/R" name="r" desc="()V"/>'
-            '<method id="2" class="a/L" name="leaf" desc="()V"/><tree thread="t">\n')
-    n = 200000
-    f.write('<node method="1" calls="1">' * n)
-    f.write('<node method="2" calls="7"/>')
-    f.write('</node>' * n)
-    f.write('\n</tree></cct>\n')
-with open("wide.xml", "w") as f:
-    f.write('<cct version="1">')
-    for m in range(1, 1001):
-        f.write('<method id="%d" class="w/C%d" name="m" desc="()V"/>' % (m, m % 37))
-    f.write('<tree thread="t">\n')
-    for i in range(300):
-        f.write('<node method="%d" calls="1">' % (i % 1000 + 1))
-        for j in range(999):
-            f.write('<node method="%d" calls="%d"/>' % ((i * 7 + j) % 1000 + 1, j % 13))
-        f.write('</node>\n')
-    f.write('</tree></cct>\n')
-PY
 # r: 200,000 contexts of 1 call, nested: self 200000, total 200007
 # (99.9965% -> 100.0); the leaf's path is 200,001 frames: the first 64,
 # 199,873 left out, the last 64 (63 r and the leaf).
