@@ -57,6 +57,13 @@ static const cmd cmds[] = {
    "                         total) into one line per parent\n"
    "      --color[=WHEN]     colour the output: auto (on a terminal, the\n"
    "                         default), always or never\n"},
+  {"folded", C_FOLDED, rp_cmd_folded, "PROFILE...",
+   "folded stacks, 'frame;frame;frame N' (flamegraph.pl, speedscope)",
+   ""},
+  {"callgrind", C_CALLGRIND, rp_cmd_callgrind, "PROFILE...",
+   "callgrind format, every metric an event (KCachegrind,\n"
+   "             callgrind_annotate)",
+   ""},
 };
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
