@@ -113,13 +113,13 @@ $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 # The main job on the bundled example (grows as features land): instrument
 # the app, run it on a stock JVM, print its hottest calling contexts.
 DEMO := $(BUILD)/demo
-demo: $(BIN) $(RT_JAR) $(EXAMPLE_JAR) $(BUILD)/tools/cct-compare
+demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
 	$(BIN) -v $(EXAMPLE_JAR) -o $(DEMO)/INST_wordfreq.jar
 	cd $(DEMO) && java @INST_wordfreq.jar.args -Dcccp.out=profile.xml \
 	  -jar INST_wordfreq.jar
-	@echo "== hottest calling contexts (calls, context) of $(DEMO)/profile.xml"
-	@$(BUILD)/tools/cct-compare --contexts $(DEMO)/profile.xml | sort -rn | head -12
+	@echo "== hottest methods and calling contexts of $(DEMO)/profile.xml"
+	@$(REPORT) top --merge-threads -n 8 $(DEMO)/profile.xml
 
 # Install missing build and test dependencies (Debian 12; idempotent).
 deps:

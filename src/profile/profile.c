@@ -716,7 +716,10 @@ int cr_profile_load_expect(cr_profile **out, const char *path, cr_diag *d) {
   uint8_t *buf;
   size_t len;
   int rc = cr_read_file(&buf, &len, path, d);
-  if (rc) return rc;
+  if (rc) {
+    cr_diag_where(d, path, NULL);
+    return rc;
+  }
   cr_profile *p = cr_profile_new("expect");
   if (!p || cr_profile_add_tree(p, "expect") < 0) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");

@@ -37,6 +37,11 @@ typedef struct cmd {
   const char *help;      /* the command's own options */
 } cmd;
 
+static int compare(const rp_opts *o, rp_view *v, FILE *out) {
+  (void)v;
+  return rp_cmd_compare(o, out);
+}
+
 static const cmd cmds[] = {
   {"top", C_TOP, rp_cmd_top, "PROFILE...",
    "the hottest methods and calling contexts",
@@ -64,13 +69,39 @@ static const cmd cmds[] = {
    "callgrind format, every metric an event (KCachegrind,\n"
    "             callgrind_annotate)",
    ""},
+  {"compare", C_COMPARE, compare, "A B | --expect FILE P | --contexts P",
+   "the overlap of two profiles and the contexts that differ most",
+   "  -n, --top N            list the N contexts that differ most\n"
+   "                         (default 10)\n"
+   "      --min-overlap X    exit 4 when the overlap is below X percent\n"
+   "      --app-prefix P     application classes start with P\n"
+   "                         (repeatable); only app-visible contexts count\n"
+   "      --collapse-generated  remove lambda, LambdaForm, reflection and\n"
+   "                         proxy frames\n"
+   "      --hide-vm-upcalls  frames the JVM calls without an invoke\n"
+   "                         bytecode (class loading, linkage, library\n"
+   "                         <clinit>, implicit exceptions) count as\n"
+   "                         library internals on both sides\n"
+   "      --hide CLS.NAME    hide the frames of method CLS.NAME\n"
+   "                         (pkg/Cls.name) on both sides (repeatable)\n"
+   "      --library-by-name  with --app-prefix: library frames match by\n"
+   "                         name and descriptor\n"
+   "      --expect FILE      check profile P against FILE (lines\n"
+   "                         \"CALLS FRAME > FRAME ...\"): every listed\n"
+   "                         context must have exactly its calls, every\n"
+   "                         unlisted one ending in an application method\n"
+   "                         is an error; exit 4 on any mismatch\n"
+   "      --contexts         print the visible contexts of P in the\n"
+   "                         --expect format, sorted by path\n"},
 };
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
-static const char common_help[] =
+static const char metric_help[] =
     "  -m, --metric NAME      the metric (default calls; any other numeric\n"
-    "                         node attribute of the profile, e.g. cycles)\n"
-    "      --merge-threads    add the trees of all threads together\n"
+    "                         node attribute of the profile, e.g. cycles)\n";
+static const char merge_help[] =
+    "      --merge-threads    add the trees of all threads together\n";
+static const char common_help[] =
     "  -o, --output FILE      write FILE (replaced when complete) instead of\n"
     "                         standard output\n"
     "  -h, --help             show this help\n";
@@ -95,6 +126,8 @@ static void usage_cmd(FILE *f, const cmd *c) {
   fprintf(f, "Usage: cccp-report %s [OPTION]... %s\n%c%s.\n\nOptions:\n",
           c->name, c->args, c->what[0] - 'a' + 'A', c->what + 1);
   fputs(c->help, f);
+  if (c->bit & C_VIEW & ~C_CALLGRIND) fputs(metric_help, f);
+  if (c->bit & C_VIEW) fputs(merge_help, f);
   fputs(common_help, f);
 }
 

@@ -6,11 +6,10 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-REPORT="${CCCP_REPORT:-$ROOT/bin/cccp-report}"
 DATA="$ROOT/tests/report/data"
 T=$(mktemp -d)
 trap 'chmod -R u+w "$T"; rm -rf "$T"' EXIT
-cp "$DATA"/*.xml "$T/"
+cp "$DATA"/*.xml "$DATA"/*.expect "$T/"
 cd "$T"
 
 # golden DESCRIPTION COMMAND... <<'EOF' (expected standard output) EOF
@@ -454,6 +453,111 @@ if command -v callgrind_annotate >/dev/null; then
 else
   echo "  (callgrind_annotate not installed: valgrind's judge skipped)"
 fi
+
+echo "-- compare"
+# small.xml (A) vs small-b.xml (B, its own method order): threads merged,
+# contexts are paths. A: main 1, m>work 10, m>w>helper 20, m>w>h>length
+# 40, m>helper 5, m>fib 1, m>f>f 2, m>f>f>f 4, run 1, r>work 3, r>w>h 6
+# (93). B: the same but m>work 20 and no fib (96). Overlap = sum over the
+# 8 common contexts of min(a/93, b/96): m>work gives 10/93, the others
+# their B share, (1+20+40+5+1+3+6)/96 = 76/96: 0.791667 + 0.107527 =
+# 89.9194%. Differing: m>work by 10, the fibs by 4, 2, 1.
+golden "compare A B" "$REPORT" compare small.xml small-b.xml <<'EOF'
+overlap: 89.9194%
+calls: A 93, B 96
+contexts: A 11, B 8, common 8, differing 4
+  A 10  B 20  app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+  A 4  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I > app/Main.fib(I)I
+  A 2  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I
+  A 1  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I
+EOF
+# Hiding fib drops its 7 calls from A (86): 76/96 + 10/86 = 0.791667 +
+# 0.116279 = 90.7946%.
+golden "compare --hide app/Main.fib -n 1" \
+  "$REPORT" compare --hide app/Main.fib -n 1 small.xml small-b.xml <<'EOF'
+overlap: 90.7946%
+calls: A 86, B 96
+contexts: A 8, B 8, common 8, differing 1
+  A 10  B 20  app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+EOF
+golden "compare a profile with itself: 100%" "$REPORT" compare --top 0 small.xml small.xml <<'EOF'
+overlap: 100.0000%
+calls: A 93, B 93
+contexts: A 11, B 11, common 11, differing 0
+EOF
+expect_exit 4 "compare --min-overlap 90 below it: exit 4" \
+  "$REPORT" compare --min-overlap 90 small.xml small-b.xml
+expect_exit 0 "compare --min-overlap 89.9 above it" \
+  "$REPORT" compare --min-overlap 89.9 small.xml small-b.xml
+expect_exit 0 "compare -o FILE with exit 4 still writes FILE" \
+  "$REPORT" compare small.xml small-b.xml -o cmp.txt
+check "it holds the comparison" grep -q '^overlap: 89.9194%$' cmp.txt
+# The --hide-vm-upcalls and --collapse-generated rules are the library's
+# (unit tests of src/profile/compare.c); here: the options reach it. A
+# library <clinit> called by the JVM (hidden) and a lambda frame
+# (collapsed) under main.
+printf '%s' '<cct version="1">
+<method id="1" class="app/Main" name="main" desc="()V"/>
+<method id="2" class="java/util/Locale" name="&lt;clinit&gt;" desc="()V" library="1"/>
+<method id="3" class="app/Main$$Lambda.0x1" name="run" desc="()V"/>
+<method id="4" class="app/Main" name="f" desc="()V"/>
+<tree thread="main"><node method="1" calls="1"><node method="2" calls="1"/>
+<node method="3" calls="2"><node method="4" calls="2"/></node></node></tree></cct>' > vm.xml
+printf '%s' '<cct version="1">
+<method id="1" class="app/Main" name="main" desc="()V"/>
+<method id="2" class="app/Main" name="f" desc="()V"/>
+<tree thread="main"><node method="1" calls="1"><node method="2" calls="2"/></node></tree></cct>' > plain.xml
+golden "compare --app-prefix --collapse-generated --hide-vm-upcalls" \
+  "$REPORT" compare --app-prefix app/ --collapse-generated --hide-vm-upcalls vm.xml plain.xml <<'EOF'
+overlap: 100.0000%
+calls: A 3, B 3
+contexts: A 2, B 2, common 2, differing 0
+EOF
+# Without hiding, A has main 1, main><clinit> 1, main>f 2 (4 calls):
+# overlap min(1/4, 1/3) + min(2/4, 2/3) = 75%.
+golden "compare --app-prefix --collapse-generated" \
+  "$REPORT" compare --app-prefix app/ --collapse-generated vm.xml plain.xml <<'EOF'
+overlap: 75.0000%
+calls: A 4, B 3
+contexts: A 3, B 2, common 2, differing 1
+  A 1  B 0  app/Main.main()V > java/util/Locale.<clinit>()V
+EOF
+golden "compare --expect: all listed contexts match" \
+  "$REPORT" compare --app-prefix app/ --expect small-b.expect small-b.xml <<'EOF'
+ok: 7 contexts expected, 0 mismatched, 1 unlisted library contexts ignored
+EOF
+sed 's/^3 app/4 app/' small-b.expect > wrong.expect
+expect_exit 4 "compare --expect: a wrong count is exit 4" \
+  "$REPORT" compare --app-prefix app/ --expect wrong.expect small-b.xml
+expect_match "^mismatch: want 4 got 3: app/Worker.run\(\)V > app/Main.work\(\)V" "and named" "$out"
+expect_match "FAIL: 7 contexts expected, 1 mismatched, 1 unlisted library contexts ignored" \
+  "and summed up" "$out"
+golden "compare --contexts: the contexts in --expect format, by path" \
+  "$REPORT" compare --contexts small-b.xml <<'EOF'
+1 app/Main.main([Ljava/lang/String;)V
+20 app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+20 app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I
+40 app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I > java/lang/String.length()I
+5 app/Main.main([Ljava/lang/String;)V > app/Util.helper(I)I
+1 app/Worker.run()V
+3 app/Worker.run()V > app/Main.work()V
+6 app/Worker.run()V > app/Main.work()V > app/Util.helper(I)I
+EOF
+expect_exit 2 "compare with one profile" "$REPORT" compare small.xml
+expect_exit 2 "compare with three" "$REPORT" compare small.xml small.xml small.xml
+expect_exit 2 "compare --expect with --contexts" "$REPORT" compare --expect small-b.expect --contexts small.xml
+expect_exit 1 "compare with a missing profile" "$REPORT" compare small.xml nope.xml
+expect_exit 1 "compare with a missing expectation file" \
+  "$REPORT" compare --expect nope.expect small.xml
+expect_match "^cccp-report: nope.expect: cannot open: No such file" "names it" "$err"
+printf '%s' '<cct version="1"><method id="2" class="a" name="b" desc="()V"/></cct>' > ids.xml
+expect_exit 1 "compare with a malformed one" "$REPORT" compare small.xml ids.xml
+expect_match "^cccp-report: ids.xml:1: method ids must be dense" "names file and line" "$err"
+printf '1 a/B.m()V\nfoo\n' > bad.expect
+expect_exit 1 "compare --expect with a bad expectation file" \
+  "$REPORT" compare --expect bad.expect small.xml
+expect_match "^cccp-report: bad.expect:2: expected" "names file and line" "$err"
+expect_exit 2 "compare rejects top's options" "$REPORT" compare --include app/ small.xml small-b.xml
 
 echo "-- output"
 expect_exit 0 "-o FILE" "$REPORT" top small.xml -o top.txt
