@@ -248,6 +248,7 @@ typedef struct rd {
   int rc;                /* first error; stops the parser */
   const char *name;      /* file name for messages */
   cr_diag *d;
+  int oom;               /* libxml2 ran out of memory */
   char xmlerr[256];      /* first libxml2 message */
   int xmlline;           /*   and its line */
   cr_profile *p;
@@ -259,9 +260,13 @@ typedef struct rd {
 
 static void onerror(void *ctx, xmlErrorPtr e) {
   rd *s = ctx;
+  if (e && e->code == XML_ERR_NO_MEMORY) s->oom = 1;
   if (s->xmlerr[0] || !e || !e->message) return;
   snprintf(s->xmlerr, sizeof s->xmlerr, "%s", e->message);
   s->xmlline = e->line;
+  /* Some messages have a second line ("Bytes: 0xE1 ..."): keep one. */
+  for (char *c = s->xmlerr; *c; c++)
+    if (*c == '\n' || *c == '\r') *c = ' ';
   size_t n = strlen(s->xmlerr);
   while (n && (s->xmlerr[n - 1] == '\n' || s->xmlerr[n - 1] == ' '))
     s->xmlerr[--n] = 0;
@@ -527,6 +532,14 @@ static xmlEntityPtr on_entity(void *ctx, const xmlChar *name) {
   return NULL;
 }
 
+/* libxml2 reports some errors (encoding conversion, out of memory) on its
+** global channels whatever XML_PARSE_NOERROR says: while parsing, these
+** go nowhere instead of to stderr. */
+static void quiet(void *ctx, const char *msg, ...) {
+  (void)ctx;
+  (void)msg;
+}
+
 static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   *out = NULL;
   rd s;
@@ -550,6 +563,12 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   sax.getParameterEntity = on_entity;
   sax.serror = onerror;
   int rc = 0;
+  xmlGenericErrorFunc olderr = xmlGenericError;
+  void *olderrctx = xmlGenericErrorContext;
+  xmlStructuredErrorFunc oldserr = xmlStructuredError;
+  void *oldserrctx = xmlStructuredErrorContext;
+  xmlSetGenericErrorFunc(NULL, quiet);
+  xmlSetStructuredErrorFunc(NULL, NULL);
   s.ctxt = xmlCreateIOParserCtxt(&sax, &s, ioread, ioclose, in,
                                  XML_CHAR_ENCODING_NONE);
   if (!s.ctxt) {
@@ -562,6 +581,10 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
                                 XML_PARSE_NOWARNING | XML_PARSE_HUGE |
                                 XML_PARSE_NOENT);
   int k = xmlParseDocument(s.ctxt);
+  if (s.oom) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
   if ((rc = s.rc)) goto out;
   if (k < 0 || !s.ctxt->wellFormed || in->doctype || in->ioerr) {
     if (in->doctype)
@@ -586,7 +609,13 @@ out:
     if (s.ctxt->myDoc) xmlFreeDoc(s.ctxt->myDoc);
     xmlFreeParserCtxt(s.ctxt);
   }
+  xmlSetGenericErrorFunc(olderrctx, olderr);
+  xmlSetStructuredErrorFunc(oldserrctx, oldserr);
   cr_free(s.stack);
+  /* Messages quote values from the file: keep them on one line. */
+  if (rc && d)
+    for (char *c = d->msg; *c; c++)
+      if ((unsigned char)*c < 0x20) *c = '?';
   if (rc) cr_profile_free(s.p);
   else *out = s.p;
   return rc;
