@@ -111,7 +111,8 @@ $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	  -C $(BUILD)/examples/wordfreq-classes .
 
 # The main job on the bundled example (grows as features land): instrument
-# the app, run it on a stock JVM, print its hottest calling contexts.
+# the app, run it on a stock JVM, print its hottest calling contexts and
+# write its flame graph.
 DEMO := $(BUILD)/demo
 demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
@@ -120,6 +121,9 @@ demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	  -jar INST_wordfreq.jar
 	@echo "== hottest methods and calling contexts of $(DEMO)/profile.xml"
 	@$(REPORT) top --merge-threads -n 8 $(DEMO)/profile.xml
+	@$(REPORT) flame --merge-threads $(DEMO)/profile.xml \
+	  --title "wordfreq: calls per calling context" -o $(DEMO)/flame.html
+	@echo "== flame graph (open in a browser): $(CURDIR)/$(DEMO)/flame.html"
 
 # Install missing build and test dependencies (Debian 12; idempotent).
 deps:

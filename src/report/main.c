@@ -69,6 +69,11 @@ static const cmd cmds[] = {
    "callgrind format, every metric an event (KCachegrind,\n"
    "             callgrind_annotate)",
    ""},
+  {"flame", C_FLAME, rp_cmd_flame, "PROFILE...",
+   "an interactive flame graph, one self-contained HTML file",
+   "      --min X[%]         leave out contexts under X (or X% of the\n"
+   "                         total; default 0.01%)\n"
+   "      --title TEXT       the page's title\n"},
   {"compare", C_COMPARE, compare, "A B | --expect FILE P | --contexts P",
    "the overlap of two profiles and the contexts that differ most",
    "  -n, --top N            list the N contexts that differ most\n"
@@ -265,6 +270,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
       break;
     case O_MIN:
       if (threshold(&o->min, a)) goto bad_value;
+      o->min_set = 1;
       break;
     case O_INCLUDE:
     case O_EXCLUDE: {

@@ -38,6 +38,7 @@ typedef struct rp_opts {
   int merge_threads;
   size_t limit;          /* -n, 0 = no limit */
   rp_min min;            /* --min */
+  int min_set;           /* --min was given */
   const char **include;  /* --include prefixes, '/'-separated */
   size_t ninclude;
   const char **exclude;

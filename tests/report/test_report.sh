@@ -559,6 +559,154 @@ expect_exit 1 "compare --expect with a bad expectation file" \
 expect_match "^cccp-report: bad.expect:2: expected" "names file and line" "$err"
 expect_exit 2 "compare rejects top's options" "$REPORT" compare --include app/ small.xml small-b.xml
 
+echo "-- flame"
+expect_exit 0 "flame writes a page" "$REPORT" flame small.xml -o small.html
+check "one self-contained file: nothing loaded from anywhere" \
+  bash -c '! grep -Eiq "https?:|<link|<img|<iframe|src=|@import|url\(" small.html'
+# The data: root 93; [main] 83 > main 83 > work 70 > helper 60 > length
+# 40, main > helper 5, main > fib 7 > 6 > 4; [worker] 10 > run 10 > work
+# 9 > helper 6. Pre-order, parents by index.
+flame_json() {
+  python3 - "$1" <<'PY'
+import json, re, sys
+s = open(sys.argv[1], encoding="ascii").read()
+d = json.loads(re.search(r'<script id="cccp-data" type="application/json">(.*?)</script>', s, re.S).group(1))
+v = d["nodes"]
+rows = []
+for i in range(0, len(v), 4):
+    name, total, self_, parent = v[i:i + 4]
+    path, p = [], i // 4
+    while p >= 0:
+        path.append(d["names"][v[4 * p]].encode("unicode_escape").decode())
+        p = v[4 * p + 3]
+    rows.append("%s %d %d" % (";".join(reversed(path)), total, self_))
+print("\n".join(rows))
+print("kinds", d["kinds"], "left", d["left"], "min", d["min"])
+PY
+}
+golden "flame: the frames and values in the page" flame_json small.html <<'EOF'
+all 93 0
+all;[main] 83 0
+all;[main];app/Main.main 83 1
+all;[main];app/Main.main;app/Main.work 70 10
+all;[main];app/Main.main;app/Main.work;app/Util.helper 60 20
+all;[main];app/Main.main;app/Main.work;app/Util.helper;java/lang/String.length 40 40
+all;[main];app/Main.main;app/Util.helper 5 5
+all;[main];app/Main.main;app/Main.fib 7 1
+all;[main];app/Main.main;app/Main.fib;app/Main.fib 6 2
+all;[main];app/Main.main;app/Main.fib;app/Main.fib;app/Main.fib 4 4
+all;[worker] 10 0
+all;[worker];app/Worker.run 10 1
+all;[worker];app/Worker.run;app/Main.work 9 3
+all;[worker];app/Worker.run;app/Main.work;app/Util.helper 6 6
+kinds [0, 2, 2, 2, 3, 2, 2, 1, 1] left 0 min 0.01%
+EOF
+# --min 10: fib (7), main > helper (5) and worker's work (9, with its
+# helper) are left out: 3 subtrees.
+"$REPORT" flame --min 10 --merge-threads -m cycles small.xml -o min.html
+golden "flame --min 10 --merge-threads -m cycles" flame_json min.html <<'EOF'
+all 507 0
+all;app/Main.main 416 5
+all;app/Main.main;app/Main.work 340 100
+all;app/Main.main;app/Main.work;app/Util.helper 240 200
+all;app/Main.main;app/Main.work;app/Util.helper;java/lang/String.length 40 40
+all;app/Main.main;app/Util.helper 50 50
+all;app/Main.main;app/Main.fib 21 3
+all;app/Main.main;app/Main.fib;app/Main.fib 18 6
+all;app/Main.main;app/Main.fib;app/Main.fib;app/Main.fib 12 12
+all;app/Worker.run 91 1
+all;app/Worker.run;app/Main.work 90 30
+all;app/Worker.run;app/Main.work;app/Util.helper 60 60
+kinds [0, 2, 2, 2, 3, 2, 2] left 0 min 10
+EOF
+"$REPORT" flame --min 10 small.xml -o min.html
+check "flame --min 10 on calls leaves 3 subtrees out" \
+  grep -q '"left":3,"min":"10"' min.html
+# Hostile names stay inside the JSON string and the title is escaped.
+printf '%s' '<cct version="1"><method id="1" class="a/&lt;/script&gt;&lt;b&gt;" name="x&amp;&#10;&#x1F600;" desc="()V"/><tree thread="&quot;t&quot;"><node method="1" calls="3"/></tree></cct>' > evil.xml
+"$REPORT" flame evil.xml --title '</title><script>alert(1)</script>' -o evil.html
+check "flame: names cannot end the script element" \
+  bash -c '[ "$(grep -c "</script>" evil.html)" -eq 2 ] && ! grep -q "<b>" evil.html'
+check "flame: the title is escaped" grep -q '&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;' evil.html
+golden "flame: names decode back exactly" flame_json evil.html <<'EOF'
+all 3 0
+all;["t"] 3 0
+all;["t"];a/</script><b>.x&\n\U0001f600 3 3
+kinds [0, 2, 1] left 0 min 0.01%
+EOF
+
+# The judge: a headless Chromium opens the page (file://, no network),
+# its script runs to the end, the frames are in the DOM, a search
+# highlights, a click zooms (the URL's #zoom= clicks the frame, as a user
+# would), and a screenshot is drawn.
+CHROME=""
+for c in chromium-headless-shell chromium chromium-browser; do
+  command -v "$c" >/dev/null && { CHROME=$c; break; }
+done
+if [ -n "$CHROME" ]; then
+  chrome() {
+    timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
+      --user-data-dir="$T/chrome" --window-size=1000,400 "$@" 2>/dev/null
+  }
+  dom=$(chrome --dump-dom "file://$T/small.html")
+  expect_match 'data-ready="1"' "$CHROME: the page's script runs to the end" "$dom"
+  for l in 'all' '\[main\]' '\[worker\]' 'app/Main.main' 'app/Main.work' \
+           'app/Util.helper' 'java/lang/String.length' 'app/Main.fib' 'app/Worker.run'; do
+    expect_match ">$l</div>" "$CHROME: frame $l is in the DOM" "$dom"
+  done
+  dom=$(chrome --dump-dom "file://$T/small.html#search=helper")
+  expect_match 'id="matched">matched: 71 calls \(76.34%\)<' \
+    "$CHROME: search 'helper' matches 60+5+6 = 71 of 93 calls" "$dom"
+  check "$CHROME: and highlights the 3 helper frames, nothing else" \
+    test "$(grep -o 'class="f m"[^>]*>[^<]*<' <<<"$dom" | grep -c '>app/Util.helper<')" = 3 -a \
+         "$(grep -o 'class="f m"' <<<"$dom" | wc -l)" = 3
+  dom=$(chrome --dump-dom "file://$T/small.html#search=%2Ffib%7CMain%5C.work%2F")
+  expect_match 'matched: 86 calls \(92.47%\)' \
+    "$CHROME: search /fib|Main\\.work/ matches 70 + 7 + 9 = 86 (nested fibs once)" "$dom"
+  dom=$(chrome --dump-dom "file://$T/small.html#zoom=app%2FMain.work")
+  # Zoomed on main > work (70): it spans the chart, its callers are
+  # dimmed above it, helper is 60/70 of the width, fib is gone.
+  w=$(grep -o 'data-i="3" style="left: 0px; width: [0-9.]*px' <<<"$dom" | grep -o '[0-9.]*px$')
+  hw=$(grep -o 'data-i="4" style="left: 0px; width: [0-9.]*px' <<<"$dom" | grep -o '[0-9.]*px$')
+  check "$CHROME: a click zooms: work spans the chart, helper 60/70 of it ($w, $hw)" \
+    python3 -c "import sys; w, h = float('${w%px}' or 0), float('${hw%px}' or 0); sys.exit(not (w > 500 and abs(h - w * 60 / 70) < 0.01))"
+  check "$CHROME: the callers stay above, dimmed" \
+    test "$(grep -o 'class="f a"' <<<"$dom" | wc -l)" = 3
+  check "$CHROME: contexts outside the zoom are gone" bash -c '! grep -q ">app/Main.fib<" <<<"$1"' _ "$dom"
+  expect_match 'data-ready="1"' "$CHROME: the zoomed page's script ran to the end" "$dom"
+  chrome --screenshot="$T/shot.png" "file://$T/small.html#search=helper" >/dev/null
+  colors=$(python3 - "$T/shot.png" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, w = 8, b"", 0
+while pos < len(b):
+    n, t = struct.unpack(">I4s", b[pos:pos + 8]); c = b[pos + 8:pos + 8 + n]; pos += 12 + n
+    if t == b"IHDR": w, h, bd, ct = struct.unpack(">IIBB", c[:10])
+    elif t == b"IDAT": idat += c
+bpp = {2: 3, 6: 4}[ct]; raw = zlib.decompress(idat); stride = w * bpp
+prev, seen, o = bytearray(stride), set(), 0
+for y in range(h):
+    f, row = raw[o], bytearray(raw[o + 1:o + 1 + stride]); o += 1 + stride
+    for x in range(stride):
+        a = row[x - bpp] if x >= bpp else 0; up = prev[x]; ul = prev[x - bpp] if x >= bpp else 0
+        if f == 1: row[x] = (row[x] + a) & 255
+        elif f == 2: row[x] = (row[x] + up) & 255
+        elif f == 3: row[x] = (row[x] + (a + up) // 2) & 255
+        elif f == 4:
+            p = a + up - ul; pa, pb, pc = abs(p - a), abs(p - up), abs(p - ul)
+            row[x] = (row[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else ul)) & 255
+    for x in range(0, stride, bpp): seen.add(bytes(row[x:x + 3]))
+    prev = row
+print(len(seen), (224, 80, 224) in {tuple(s) for s in seen})
+PY
+)
+  check "$CHROME: the screenshot is drawn, with the highlight colour ($colors)" \
+    bash -c '[ "${1% *}" -gt 20 ] && [ "${1#* }" = True ]' _ "$colors"
+else
+  echo "  (no chromium-headless-shell or chromium: the browser checks are skipped)"
+fi
+
 echo "-- output"
 expect_exit 0 "-o FILE" "$REPORT" top small.xml -o top.txt
 check "-o writes what stdout would" cmp top.txt <("$REPORT" top small.xml)
