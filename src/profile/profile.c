@@ -18,6 +18,12 @@
 
 /* ------------------------------------------------------------ builder */
 
+/*
+** Room for index 'need' in a growable array, doubling. The new room is not
+** cleared: every entry is written whole when it is added, so that the
+** pages of the spare room are never touched (a big profile's spare room
+** costs address space, not memory).
+*/
 static int grow(void **v, size_t *cap, size_t need, size_t elem) {
   if (need < *cap) return 0;
   size_t n = *cap ? *cap : 64;
@@ -27,7 +33,6 @@ static int grow(void **v, size_t *cap, size_t need, size_t elem) {
   }
   void *nv = cr_realloc(*v, n * elem);
   if (!nv) return CR_ENOMEM;
-  memset((char *)nv + *cap * elem, 0, (n - *cap) * elem);
   *v = nv;
   *cap = n;
   return 0;
@@ -78,7 +83,6 @@ static int grow_nodes(cr_profile *p, size_t need) {
   for (size_t k = 1; k < p->nmetrics; k++) {
     uint64_t *v = cr_realloc(p->mval[k], n * sizeof *v);
     if (!v) return CR_ENOMEM;
-    memset(v + p->capn, 0, (n - p->capn) * sizeof *v);
     p->mval[k] = v;
   }
   size_t cap = p->capn;
@@ -158,6 +162,7 @@ uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
   if (grow_nodes(p, i)) return 0;
   cr_prof_node *n = &p->nodes[i];
   memset(n, 0, sizeof *n);
+  for (size_t k = 1; k < p->nmetrics; k++) p->mval[k][i] = 0;
   n->method = method;
   n->parent = parent;
   n->tree = tree;

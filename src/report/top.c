@@ -15,20 +15,75 @@ typedef struct row {
   uint64_t self, total;
 } row;
 
+/*
+** The rows of one table, as they are found. Rows under the threshold are
+** dropped; of the others ('seen') only the best 'limit' are kept, in a
+** heap whose root is the worst kept row, so that a table of the ten
+** hottest of millions of contexts needs room for ten. 'limit' 0 keeps
+** every row.
+*/
 typedef struct rows {
   row *r;
   size_t n, cap;
+  size_t limit;
+  size_t seen;           /* rows at or over the threshold */
+  uint64_t min;
+  int (*cmp)(const void *, const void *);  /* < 0: ranks before */
+  int by_total;
 } rows;
 
+static int by_self(const void *a, const void *b);
+static int by_total(const void *a, const void *b);
+
+static void rows_init(rows *rs, const rp_opts *o, uint64_t min) {
+  memset(rs, 0, sizeof *rs);
+  rs->limit = o->limit;
+  rs->min = min;
+  rs->by_total = o->sort_total;
+  rs->cmp = o->sort_total ? by_total : by_self;
+}
+
+/* Heap order: a parent ranks after (or with) its children. */
+static void sift_down(rows *rs, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, w = i;
+    if (l < rs->n && rs->cmp(&rs->r[l], &rs->r[w]) > 0) w = l;
+    if (l + 1 < rs->n && rs->cmp(&rs->r[l + 1], &rs->r[w]) > 0) w = l + 1;
+    if (w == i) return;
+    row t = rs->r[i];
+    rs->r[i] = rs->r[w];
+    rs->r[w] = t;
+    i = w;
+  }
+}
+
 static int push(rows *rs, row x) {
+  if ((rs->by_total ? x.total : x.self) < rs->min) return 0;
+  rs->seen++;
+  if (rs->limit && rs->n == rs->limit) {
+    if (rs->cmp(&x, &rs->r[0]) < 0) {
+      rs->r[0] = x;
+      sift_down(rs, 0);
+    }
+    return 0;
+  }
   if (rs->n == rs->cap) {
     size_t cap = rs->cap ? rs->cap * 2 : 256;
+    if (rs->limit && cap > rs->limit) cap = rs->limit;
     row *r = cr_realloc(rs->r, cap * sizeof *r);
     if (!r) return CR_ENOMEM;
     rs->r = r;
     rs->cap = cap;
   }
-  rs->r[rs->n++] = x;
+  size_t i = rs->n++;
+  rs->r[i] = x;
+  if (rs->limit)
+    while (i > 0 && rs->cmp(&rs->r[(i - 1) / 2], &rs->r[i]) < 0) {
+      row t = rs->r[i];
+      rs->r[i] = rs->r[(i - 1) / 2];
+      rs->r[(i - 1) / 2] = t;
+      i = (i - 1) / 2;
+    }
   return 0;
 }
 
@@ -177,19 +232,8 @@ static int path(FILE *f, const cr_profile *p, uint32_t n, uint32_t **st,
 
 static int table(const rp_opts *o, const rp_view *v, rows *rs, int ctx,
                  FILE *f) {
-  if (rs->n)
-    qsort(rs->r, rs->n, sizeof *rs->r, o->sort_total ? by_total : by_self);
-  uint64_t min = rp_min_value(&o->min, v->grand);
-  size_t n = 0;
-  while (n < rs->n &&
-         (o->sort_total ? rs->r[n].total : rs->r[n].self) >= min &&
-         (!o->limit || n < o->limit))
-    n++;
-  size_t more = n;
-  while (more < rs->n &&
-         (o->sort_total ? rs->r[more].total : rs->r[more].self) >= min)
-    more++;
-  more -= n;
+  if (rs->n) qsort(rs->r, rs->n, sizeof *rs->r, rs->cmp);
+  size_t n = rs->n, more = rs->seen - rs->n;
   uint32_t *st = NULL;
   size_t cap = 0;
   int ws = 4, wt = 5;
@@ -225,7 +269,10 @@ static int table(const rp_opts *o, const rp_view *v, rows *rs, int ctx,
 }
 
 int rp_cmd_top(const rp_opts *o, rp_view *v, FILE *out) {
-  rows ms = {0}, cs = {0};
+  rows ms, cs;
+  uint64_t min = rp_min_value(&o->min, v->grand);
+  rows_init(&ms, o, min);
+  rows_init(&cs, o, min);
   int st = RP_EXIT_OK;
   if (((o->sections & RP_METHODS) && method_rows(o, v, &ms)) ||
       ((o->sections & RP_CONTEXTS) && context_rows(o, v, &cs))) {

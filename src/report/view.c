@@ -26,7 +26,9 @@ static int load(rp_view *v, const rp_opts *o) {
   for (; n < o->nfiles && !rc; n++) rc = cr_profile_load(&in[n], o->files[n], &d);
   int st = rc ? (rc == CR_ENOMEM ? RP_EXIT_OUTPUT : RP_EXIT_INPUT)
               : RP_EXIT_OK;
-  if (!rc && (o->nfiles > 1 || o->merge_threads)) {
+  /* One profile of one thread is merged already. */
+  int one = o->nfiles == 1 && !rc && in[0]->ntrees <= 1;
+  if (!rc && !one && (o->nfiles > 1 || o->merge_threads)) {
     rc = cr_profile_merge(&v->p, (const cr_profile *const *)in, n,
                           o->merge_threads ? CR_MERGE_ALL : CR_MERGE_BY_NAME,
                           &d);
