@@ -1,8 +1,9 @@
 /*
 ** export.c -- profiles in the formats other tools read: folded stacks
 ** ('frame;frame;frame N', one line per context with a self value, for
-** flamegraph.pl, speedscope, inferno) and callgrind (the format of
-** valgrind's callgrind tool, for KCachegrind and callgrind_annotate).
+** flamegraph.pl, speedscope, inferno), callgrind (the format of
+** valgrind's callgrind tool, for KCachegrind and callgrind_annotate), and
+** profile XML again (merge).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -277,4 +278,18 @@ out:
   cr_free(g.self);
   cr_free(g.used);
   return st;
+}
+
+/* ---------------------------------------------------------------- merge */
+
+/* The merged profile as profile XML (cr_profile_write). */
+int rp_cmd_merge(const rp_opts *o, rp_view *v, FILE *out) {
+  (void)o;
+  cr_diag d;
+  cr_diag_clear(&d);
+  if (cr_profile_write(v->p, out, &d)) {
+    rp_error_diag(&d);
+    return RP_EXIT_OUTPUT;
+  }
+  return RP_EXIT_OK;
 }

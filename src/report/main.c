@@ -23,8 +23,8 @@
 /* Commands, as bits for the options they take. ORDER as 'cmds'. */
 enum {
   C_TOP = 1, C_TREE = 2, C_FOLDED = 4, C_CALLGRIND = 8, C_FLAME = 16,
-  C_COMPARE = 32,
-  C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME,
+  C_COMPARE = 32, C_MERGE = 64,
+  C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE,
   C_ALL = C_VIEW | C_COMPARE
 };
 
@@ -74,6 +74,10 @@ static const cmd cmds[] = {
    "      --min X[%]         leave out contexts under X (or X% of the\n"
    "                         total; default 0.01%)\n"
    "      --title TEXT       the page's title\n"},
+  {"merge", C_MERGE, rp_cmd_merge, "PROFILE...",
+   "several profiles (runs, threads) merged into one profile",
+   "      --keep-threads     keep every thread's tree apart (default:\n"
+   "                         the trees of equal thread names are merged)\n"},
   {"compare", C_COMPARE, compare, "A B | --expect FILE P | --contexts P",
    "the overlap of two profiles and the contexts that differ most",
    "  -n, --top N            list the N contexts that differ most\n"
@@ -131,7 +135,7 @@ static void usage_cmd(FILE *f, const cmd *c) {
   fprintf(f, "Usage: cccp-report %s [OPTION]... %s\n%c%s.\n\nOptions:\n",
           c->name, c->args, c->what[0] - 'a' + 'A', c->what + 1);
   fputs(c->help, f);
-  if (c->bit & C_VIEW & ~C_CALLGRIND) fputs(metric_help, f);
+  if (c->bit & C_VIEW & ~(C_CALLGRIND | C_MERGE)) fputs(metric_help, f);
   if (c->bit & C_VIEW) fputs(merge_help, f);
   fputs(common_help, f);
 }
@@ -161,7 +165,7 @@ enum {
   O_VERSION = 'V',
   O_MERGE = 256, O_SORT, O_MIN, O_INCLUDE, O_EXCLUDE, O_METHODS,
   O_CONTEXTS, O_DEPTH, O_COLOR, O_TITLE, O_APP, O_COLLAPSE, O_UPCALLS,
-  O_HIDE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT
+  O_HIDE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP
 };
 
 typedef struct opt {
@@ -171,8 +175,10 @@ typedef struct opt {
 
 static const opt opts[] = {
   {{"output", required_argument, NULL, O_OUTPUT}, C_ALL},
-  {{"metric", required_argument, NULL, O_METRIC}, C_VIEW & ~C_CALLGRIND},
+  {{"metric", required_argument, NULL, O_METRIC},
+   C_VIEW & ~(C_CALLGRIND | C_MERGE)},
   {{"merge-threads", no_argument, NULL, O_MERGE}, C_VIEW},
+  {{"keep-threads", no_argument, NULL, O_KEEP}, C_MERGE},
   {{"limit", required_argument, NULL, O_LIMIT}, C_TOP},
   {{"sort", required_argument, NULL, O_SORT}, C_TOP},
   {{"min", required_argument, NULL, O_MIN}, C_TOP | C_TREE | C_FLAME},
@@ -246,7 +252,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     if (opts[i].cmds & c->bit) lo[n++] = opts[i].o;
   memset(&lo[n], 0, sizeof lo[n]);
   char shorts[16] = ":o:hV";
-  if (c->bit & (C_VIEW & ~C_CALLGRIND)) strcat(shorts, "m:");
+  if (c->bit & (C_VIEW & ~(C_CALLGRIND | C_MERGE))) strcat(shorts, "m:");
   if (c->bit & (C_TOP | C_COMPARE)) strcat(shorts, "n:");
   opterr = 0;
   optind = 1;
@@ -258,6 +264,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     case O_OUTPUT: o->output = a; break;
     case O_METRIC: o->metric = a; break;
     case O_MERGE: o->merge_threads = 1; break;
+    case O_KEEP: o->keep_threads = 1; break;
     case O_LIMIT:
       if (c->bit == C_COMPARE) goto top;
       if ((v = count(a, 1L << 40)) < 0) goto bad_value;
@@ -466,6 +473,10 @@ int main(int argc, char **argv) {
   } else if (o.nfiles == 0) {
     rp_error("%s: no profile given (see cccp-report %s --help)", c->name,
              c->name);
+    goto out;
+  }
+  if (o.merge_threads && o.keep_threads) {
+    rp_error("merge: --merge-threads and --keep-threads exclude each other");
     goto out;
   }
   if (o.output && is_input(&o, o.output)) {

@@ -36,6 +36,7 @@ typedef struct rp_opts {
   const char *output;    /* -o, NULL for standard output */
   const char *metric;    /* -m, NULL for calls */
   int merge_threads;
+  int keep_threads;      /* merge: keep every tree apart */
   size_t limit;          /* -n, 0 = no limit */
   rp_min min;            /* --min */
   int min_set;           /* --min was given */
@@ -123,5 +124,6 @@ int rp_cmd_folded(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_callgrind(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_flame(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_compare(const rp_opts *o, FILE *out);
+int rp_cmd_merge(const rp_opts *o, rp_view *v, FILE *out);
 
 #endif

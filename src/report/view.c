@@ -30,7 +30,9 @@ static int load(rp_view *v, const rp_opts *o) {
   int one = o->nfiles == 1 && !rc && in[0]->ntrees <= 1;
   if (!rc && !one && (o->nfiles > 1 || o->merge_threads)) {
     rc = cr_profile_merge(&v->p, (const cr_profile *const *)in, n,
-                          o->merge_threads ? CR_MERGE_ALL : CR_MERGE_BY_NAME,
+                          o->merge_threads  ? CR_MERGE_ALL
+                          : o->keep_threads ? CR_MERGE_KEEP
+                                            : CR_MERGE_BY_NAME,
                           &d);
     st = rc ? (rc == CR_ENOMEM ? RP_EXIT_OUTPUT : RP_EXIT_INPUT) : st;
   } else if (!rc) {

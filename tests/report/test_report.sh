@@ -707,6 +707,70 @@ else
   echo "  (no chromium-headless-shell or chromium: the browser checks are skipped)"
 fi
 
+echo "-- merge"
+# small.xml + small-b.xml, threads by name: main 1+1, main > work 10+20,
+# > helper 20+20, > length 40+40, main > helper 5+5, the fibs from A
+# only; worker: run 1+1, work 3+3, helper 6+6. Cycles from A only. The
+# methods are A's table (B's are the same methods, in another order).
+golden "merge A B" "$REPORT" merge small.xml small-b.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<cct version="1" mode="cccp">
+  <method id="1" class="app/Main" name="main" desc="([Ljava/lang/String;)V" size="20" native="0" library="0"/>
+  <method id="2" class="app/Main" name="work" desc="()V" size="10" native="0" library="0"/>
+  <method id="3" class="app/Util" name="helper" desc="(I)I" size="8" native="0" library="0"/>
+  <method id="4" class="java/lang/String" name="length" desc="()I" size="0" native="0" library="1"/>
+  <method id="5" class="app/Main" name="fib" desc="(I)I" size="16" native="0" library="0"/>
+  <method id="6" class="app/Worker" name="run" desc="()V" size="4" native="0" library="0"/>
+  <method id="7" class="app/Main" name="unused" desc="()V" size="1" native="0" library="0"/>
+  <tree thread="main">
+    <node method="1" calls="2" cycles="5">
+      <node method="2" calls="30" cycles="100">
+        <node method="3" calls="40" cycles="200">
+          <node method="4" calls="80" cycles="40"/>
+        </node>
+      </node>
+      <node method="3" calls="10" cycles="50"/>
+      <node method="5" calls="1" cycles="3">
+        <node method="5" calls="2" cycles="6">
+          <node method="5" calls="4" cycles="12"/>
+        </node>
+      </node>
+    </node>
+  </tree>
+  <tree thread="worker">
+    <node method="6" calls="2" cycles="1">
+      <node method="2" calls="6" cycles="30">
+        <node method="3" calls="12" cycles="60"/>
+      </node>
+    </node>
+  </tree>
+</cct>
+EOF
+expect_exit 0 "merge -o FILE" "$REPORT" merge small.xml small-b.xml -o ab.xml
+check "the merged file reads back: top of it is top of both" \
+  cmp <("$REPORT" top ab.xml | tail -n +2) <("$REPORT" top small.xml small-b.xml | tail -n +2)
+"$REPORT" merge small-b.xml small.xml -o ba.xml
+check "merged in the other order: the same contexts and calls" \
+  grep -q '^contexts: A 11, B 11, common 11, differing 0$' \
+  <("$REPORT" compare ab.xml ba.xml)
+# main 2+30+40+80+10+1+2+4 = 169, worker 2+6+12 = 20, of 189.
+golden "the merged file, its threads merged" "$REPORT" tree --depth 1 ab.xml --merge-threads <<'EOF'
+ab.xml: 189 calls, threads merged
+total      %  self  context
+  169  89.4%     2  app/Main.main([Ljava/lang/String;)V
+   20  10.6%     2  app/Worker.run()V
+EOF
+"$REPORT" merge --merge-threads small.xml -o all.xml
+check "merge --merge-threads writes one tree named 'all threads'" \
+  test "$(grep -c '<tree thread="all threads">' all.xml)/$(grep -c '<tree' all.xml)" = 1/1
+"$REPORT" merge --keep-threads small.xml small.xml -o keep.xml
+check "merge --keep-threads keeps the 4 trees" test "$(grep -c '<tree ' keep.xml)" = 4
+expect_exit 2 "merge --keep-threads --merge-threads" \
+  "$REPORT" merge --keep-threads --merge-threads small.xml
+expect_exit 1 "merge with a malformed profile writes nothing" \
+  "$REPORT" merge small.xml ids.xml -o never.xml
+check "nothing is left at the output path" test ! -e never.xml
+
 echo "-- output"
 expect_exit 0 "-o FILE" "$REPORT" top small.xml -o top.txt
 check "-o writes what stdout would" cmp top.txt <("$REPORT" top small.xml)
