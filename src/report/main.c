@@ -23,8 +23,10 @@
 /* Commands, as bits for the options they take. ORDER as 'cmds'. */
 enum {
   C_TOP = 1, C_TREE = 2, C_FOLDED = 4, C_CALLGRIND = 8, C_FLAME = 16,
-  C_COMPARE = 32, C_MERGE = 64,
-  C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE,
+  C_COMPARE = 32, C_MERGE = 64, C_STATS = 128,
+  C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE |
+           C_STATS,
+  C_NOMETRIC = C_CALLGRIND | C_MERGE | C_STATS,
   C_ALL = C_VIEW | C_COMPARE
 };
 
@@ -74,6 +76,11 @@ static const cmd cmds[] = {
    "      --min X[%]         leave out contexts under X (or X% of the\n"
    "                         total; default 0.01%)\n"
    "      --title TEXT       the page's title\n"},
+  {"stats", C_STATS, rp_cmd_stats, "PROFILE...",
+   "the shape of a profile: native share, calls app/JDK, depth, fan-out",
+   "      --app-prefix P     application classes start with P\n"
+   "                         (repeatable; default: every class outside the\n"
+   "                         JDK's packages)\n"},
   {"merge", C_MERGE, rp_cmd_merge, "PROFILE...",
    "several profiles (runs, threads) merged into one profile",
    "      --keep-threads     keep every thread's tree apart (default:\n"
@@ -135,7 +142,7 @@ static void usage_cmd(FILE *f, const cmd *c) {
   fprintf(f, "Usage: cccp-report %s [OPTION]... %s\n%c%s.\n\nOptions:\n",
           c->name, c->args, c->what[0] - 'a' + 'A', c->what + 1);
   fputs(c->help, f);
-  if (c->bit & C_VIEW & ~(C_CALLGRIND | C_MERGE)) fputs(metric_help, f);
+  if (c->bit & C_VIEW & ~C_NOMETRIC) fputs(metric_help, f);
   if (c->bit & C_VIEW) fputs(merge_help, f);
   fputs(common_help, f);
 }
@@ -175,8 +182,7 @@ typedef struct opt {
 
 static const opt opts[] = {
   {{"output", required_argument, NULL, O_OUTPUT}, C_ALL},
-  {{"metric", required_argument, NULL, O_METRIC},
-   C_VIEW & ~(C_CALLGRIND | C_MERGE)},
+  {{"metric", required_argument, NULL, O_METRIC}, C_VIEW & ~C_NOMETRIC},
   {{"merge-threads", no_argument, NULL, O_MERGE}, C_VIEW},
   {{"keep-threads", no_argument, NULL, O_KEEP}, C_MERGE},
   {{"limit", required_argument, NULL, O_LIMIT}, C_TOP},
@@ -190,7 +196,7 @@ static const opt opts[] = {
   {{"color", optional_argument, NULL, O_COLOR}, C_TREE},
   {{"colour", optional_argument, NULL, O_COLOR}, C_TREE},
   {{"title", required_argument, NULL, O_TITLE}, C_FLAME},
-  {{"app-prefix", required_argument, NULL, O_APP}, C_COMPARE},
+  {{"app-prefix", required_argument, NULL, O_APP}, C_COMPARE | C_STATS},
   {{"collapse-generated", no_argument, NULL, O_COLLAPSE}, C_COMPARE},
   {{"hide-vm-upcalls", no_argument, NULL, O_UPCALLS}, C_COMPARE},
   {{"hide", required_argument, NULL, O_HIDE}, C_COMPARE},
@@ -252,7 +258,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     if (opts[i].cmds & c->bit) lo[n++] = opts[i].o;
   memset(&lo[n], 0, sizeof lo[n]);
   char shorts[16] = ":o:hV";
-  if (c->bit & (C_VIEW & ~(C_CALLGRIND | C_MERGE))) strcat(shorts, "m:");
+  if (c->bit & (C_VIEW & ~C_NOMETRIC)) strcat(shorts, "m:");
   if (c->bit & (C_TOP | C_COMPARE)) strcat(shorts, "n:");
   opterr = 0;
   optind = 1;

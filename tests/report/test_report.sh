@@ -707,6 +707,97 @@ else
   echo "  (no chromium-headless-shell or chromium: the browser checks are skipped)"
 fi
 
+echo "-- stats"
+# small.xml: 11 contexts; depths 1 2 3 4 2 2 3 4 | 1 2 3 (sum 27, mean
+# 2.45); calls x depth 1+20+60+160+10+2+6+16 | 1+6+18 = 300, / 93 =
+# 3.23. Callers: top-level main 1 and run 1 (thread -> app 2); helper >
+# length 40 (app -> JDK); the other 51 app -> app. Inner contexts: main
+# (3 callees) and 6 with one: 9 / 7 = 1.29. Contexts per used method:
+# 11 / 6 = 1.83, helper and fib 3 each (helper first). Per thread: main
+# 8 contexts, depth 4, 83 calls, 416 cycles; worker 3, 3, 10, 91.
+golden "stats" "$REPORT" stats small.xml <<'EOF'
+small.xml: 11 contexts, 93 calls, 2 threads, 6 of 7 methods used
+metrics: calls cycles
+
+native methods: 0 of 11 contexts (0.0%), 0 of 93 calls (0.0%)
+
+calls by caller -> callee (JDK: java/, javax/, jdk/, sun/, com/sun/, org/...)
+  thread -> app     2   2.2%
+  thread -> JDK     0   0.0%
+  app -> app       51  54.8%
+  app -> JDK       40  43.0%
+  JDK -> app        0   0.0%
+  JDK -> JDK        0   0.0%
+
+depth: max 4, mean 2.45 per context, 3.23 per call
+fan-out: max 3, mean 1.29 per calling context (7 contexts call others)
+contexts per method: mean 1.83, max 3 (app/Util.helper(I)I)
+
+threads
+contexts depth     calls    cycles  thread
+       8     4        83       416  [main]
+       3     3        10        91  [worker]
+EOF
+# Both profiles, threads merged, app = app/Main only: main 2 (thread ->
+# app), run 2 (thread -> JDK); app -> app: main > work 30, main > fib 1,
+# fib > fib 2 + 4 = 37; app -> JDK: work > helper 40 + 12... no: main >
+# work > helper 40, main > helper 10, and worker's work > helper 12 = 62;
+# JDK -> app: run > work 6; JDK -> JDK: helper > length 80. Calls x depth
+# 2+60+120+320+20+2+6+16+2+12+36 = 596, / 189 = 3.15.
+golden "stats --app-prefix --merge-threads of two profiles" \
+  "$REPORT" stats --app-prefix app/Main --merge-threads small.xml small-b.xml <<'EOF'
+small.xml small-b.xml: 11 contexts, 189 calls, 1 thread, 6 of 7 methods used
+metrics: calls cycles
+
+native methods: 0 of 11 contexts (0.0%), 0 of 189 calls (0.0%)
+
+calls by caller -> callee (JDK: classes outside --app-prefix)
+  thread -> app      2   1.1%
+  thread -> JDK      2   1.1%
+  app -> app        37  19.6%
+  app -> JDK        62  32.8%
+  JDK -> app         6   3.2%
+  JDK -> JDK        80  42.3%
+
+depth: max 4, mean 2.45 per context, 3.15 per call
+fan-out: max 3, mean 1.29 per calling context (7 contexts call others)
+contexts per method: mean 1.83, max 3 (app/Util.helper(I)I)
+
+threads
+contexts depth     calls    cycles  thread
+      11     4       189       507  [all threads]
+EOF
+# Natives: arraycopy 5 and hashCode 2 under main 1: 2 of 3 contexts
+# (66.7%), 7 of 8 calls (87.5%); depth per call (1 + 10 + 4) / 8 = 1.875.
+printf '%s' '<cct version="1">
+<method id="1" class="a/A" name="main" desc="()V"/>
+<method id="2" class="java/lang/System" name="arraycopy" desc="(Ljava/lang/Object;ILjava/lang/Object;II)V" native="1" library="1"/>
+<method id="3" class="java/lang/Object" name="hashCode" desc="()I" native="1" library="1"/>
+<tree thread="t"><node method="1" calls="1"><node method="2" calls="5"/><node method="3" calls="2"/></node></tree></cct>' > native.xml
+golden "stats: native methods" "$REPORT" stats native.xml <<'EOF'
+native.xml: 3 contexts, 8 calls, 1 thread, 3 of 3 methods used
+metrics: calls
+
+native methods: 2 of 3 contexts (66.7%), 7 of 8 calls (87.5%)
+
+calls by caller -> callee (JDK: java/, javax/, jdk/, sun/, com/sun/, org/...)
+  thread -> app    1  12.5%
+  thread -> JDK    0   0.0%
+  app -> app       0   0.0%
+  app -> JDK       7  87.5%
+  JDK -> app       0   0.0%
+  JDK -> JDK       0   0.0%
+
+depth: max 2, mean 1.67 per context, 1.88 per call
+fan-out: max 2, mean 2.00 per calling context (1 contexts call others)
+contexts per method: mean 1.00, max 1 (a/A.main()V)
+
+threads
+contexts depth     calls  thread
+       3     2         8  [t]
+EOF
+expect_exit 2 "stats takes no -m" "$REPORT" stats -m cycles small.xml
+
 echo "-- merge"
 # small.xml + small-b.xml, threads by name: main 1+1, main > work 10+20,
 # > helper 20+20, > length 40+40, main > helper 5+5, the fibs from A
