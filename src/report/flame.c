@@ -117,12 +117,25 @@ static const char page_script[] =
     "    return h;\n"
     "  }\n"
     "  function label(i) { return D.names[name[i]]; }\n"
+    "  /* A comparison: red where the total grew, blue where it shrank,\n"
+    "     the deeper the more, against the largest change. */\n"
+    "  var maxChange = 0;\n"
+    "  if (D.before) for (i = 1; i < n; i++)\n"
+    "    maxChange = Math.max(maxChange, Math.abs(total[i] - D.before[i]));\n"
+    "  function diffColor(i) {\n"
+    "    var c = total[i] - D.before[i], m = maxChange ? Math.abs(c) / maxChange : 0;\n"
+    "    if (!c) return '#e8e8e8';\n"
+    "    return 'hsl(' + (c > 0 ? 0 : 220) + ',80%,' + Math.round(92 - 42 * m) + '%)';\n"
+    "  }\n"
     "  function pct(x) { return total[0] ? (100 * x / total[0]).toFixed(2) + '%' : '0%'; }\n"
     "  function num(x) { return x.toLocaleString('en-US'); }\n"
     "  function describe(i) {\n"
     "    var s = D.sigs[name[i]] || label(i);\n"
-    "    return [s, D.metric + ': total ' + num(total[i]) + ' (' + pct(total[i]) +\n"
-    "      '), self ' + num(self[i]) + ' (' + pct(self[i]) + ')'];\n"
+    "    var t = D.metric + ': total ' + num(total[i]) + ' (' + pct(total[i]) +\n"
+    "      '), self ' + num(self[i]) + ' (' + pct(self[i]) + ')';\n"
+    "    if (D.before) t += ', before ' + num(D.before[i]) + ', change ' +\n"
+    "      (total[i] >= D.before[i] ? '+' : '') + num(total[i] - D.before[i]);\n"
+    "    return [s, t];\n"
     "  }\n"
     "  /* The deepest level under the focus, for the chart's height. */\n"
     "  function maxDepth(f) {\n"
@@ -145,7 +158,7 @@ static const char page_script[] =
     "      d.style.left = x + 'px';\n"
     "      d.style.width = w + 'px';\n"
     "      d.style.top = (flipped ? md - depth[i] : depth[i]) * ROW + 'px';\n"
-    "      d.style.background = kindColor[D.kinds[name[i]]](h);\n"
+    "      d.style.background = D.before ? diffColor(i) : kindColor[D.kinds[name[i]]](h);\n"
     "      d.textContent = label(i);\n"
     "      d.setAttribute('data-i', i);\n"
     "      frag.appendChild(d);\n"
@@ -225,7 +238,8 @@ static const char page_script[] =
     "      ev.preventDefault(); search.focus(); }\n"
     "  });\n"
     "  window.addEventListener('resize', render);\n"
-    "  document.getElementById('info').textContent = num(total[0]) + ' ' + D.metric +\n"
+    "  document.getElementById('info').textContent =\n"
+    "    (D.before ? num(D.before[0]) + ' \\u2192 ' : '') + num(total[0]) + ' ' + D.metric +\n"
     "    (D.left ? ', ' + num(D.left) + ' contexts under ' + D.min + ' left out' : '');\n"
     "  render();\n"
     "  /* State from the URL: search, then a click on the frame to zoom. */\n"
@@ -338,6 +352,66 @@ static void json_method(FILE *f, const cr_prof_method *m, int desc) {
 }
 
 /*
+** The frames after the root, in pre-order per tree ('st' holds the output
+** index of each open frame): with 'before' 0 as four numbers a frame
+** (name, total, self, parent), with 'before' 1 the frame's total before
+** (for a comparison), in the same order.
+*/
+static int emit(FILE *out, const rp_view *v, uint64_t min,
+                const uint32_t *nameof, size_t nused, int before,
+                uint32_t **st, size_t *cap) {
+  const cr_profile *p = v->p;
+  size_t emitted = 1;
+  for (size_t t = 0; t < p->ntrees; t++) {
+    size_t root = 0;
+    if (!v->merged) {
+      if (v->ttotal[t] < min) continue;
+      if (before)
+        fprintf(out, ",%llu", (unsigned long long)v->tbefore[t]);
+      else
+        fprintf(out, ",\n%zu,%llu,0,0", nused + 1 + t,
+                (unsigned long long)v->ttotal[t]);
+      root = emitted++;
+    }
+    uint32_t n = p->trees[t].child;
+    size_t depth = 0;
+    while (n) {
+      const cr_prof_node *x = &p->nodes[n];
+      int shown = v->total[n] >= min;
+      if (shown) {
+        if (depth == *cap) {
+          size_t c = *cap ? *cap * 2 : 256;
+          uint32_t *s2 = cr_realloc(*st, c * sizeof *s2);
+          if (!s2) return CR_ENOMEM;
+          *st = s2;
+          *cap = c;
+        }
+        if (before)
+          fprintf(out, ",%llu", (unsigned long long)v->before[n]);
+        else
+          fprintf(out, ",\n%u,%llu,%llu,%zu", nameof[x->method],
+                  (unsigned long long)v->total[n],
+                  (unsigned long long)rp_self(v, n),
+                  depth ? (size_t)(*st)[depth - 1] : root);
+        (*st)[depth++] = (uint32_t)emitted++;
+      }
+      if (shown && x->child) {
+        n = x->child;
+        continue;
+      }
+      /* Leave 'n' (popped only if it was pushed), then climb. */
+      if (shown) depth--;
+      while (n && !p->nodes[n].next) {
+        n = p->nodes[n].parent;
+        if (n) depth--;
+      }
+      if (n) n = p->nodes[n].next;
+    }
+  }
+  return 0;
+}
+
+/*
 ** The page: the template around one JSON object. Frames are the root
 ** ("all"), one per thread unless the threads are merged, then the
 ** contexts whose total reaches the threshold, in pre-order (a context
@@ -408,49 +482,14 @@ int rp_cmd_flame(const rp_opts *o, rp_view *v, FILE *out) {
   if (!v->merged)
     for (size_t t = 0; t < p->ntrees; t++) fprintf(out, ",%d", K_THREAD);
   fprintf(out, "],\n\"nodes\":[0,%llu,0,-1", (unsigned long long)v->grand);
-  /* Pre-order per tree; 'st' holds the output index of each open node. */
-  size_t emitted = 1;
-  for (size_t t = 0; t < p->ntrees; t++) {
-    size_t root = 0;
-    if (!v->merged) {
-      if (v->ttotal[t] < min) continue;
-      fprintf(out, ",\n%zu,%llu,0,0", nused + 1 + t,
-              (unsigned long long)v->ttotal[t]);
-      root = emitted++;
-    }
-    uint32_t n = p->trees[t].child;
-    size_t depth = 0;
-    while (n) {
-      const cr_prof_node *x = &p->nodes[n];
-      int shown = v->total[n] >= min;
-      if (shown) {
-        if (depth == cap) {
-          size_t c = cap ? cap * 2 : 256;
-          uint32_t *s2 = cr_realloc(st, c * sizeof *s2);
-          if (!s2) goto nomem;
-          st = s2;
-          cap = c;
-        }
-        fprintf(out, ",\n%u,%llu,%llu,%zu", nameof[x->method],
-                (unsigned long long)v->total[n],
-                (unsigned long long)rp_self(v, n),
-                depth ? (size_t)st[depth - 1] : root);
-        st[depth++] = (uint32_t)emitted++;
-      }
-      if (shown && x->child) {
-        n = x->child;
-        continue;
-      }
-      /* Leave 'n' (popped only if it was pushed), then climb. */
-      if (shown) depth--;
-      while (n && !p->nodes[n].next) {
-        n = p->nodes[n].parent;
-        if (n) depth--;
-      }
-      if (n) n = p->nodes[n].next;
-    }
+  if (emit(out, v, min, nameof, nused, 0, &st, &cap)) goto nomem;
+  fputs("]", out);
+  if (v->before) {
+    fprintf(out, ",\n\"before\":[%llu", (unsigned long long)v->gbefore);
+    if (emit(out, v, min, nameof, nused, 1, &st, &cap)) goto nomem;
+    fputs("]", out);
   }
-  fputs("]}", out);
+  fputs("}", out);
   fputs(page_script, out);
   cr_free(nameof);
   cr_free(used);

@@ -23,7 +23,7 @@
 /* Commands, as bits for the options they take. ORDER as 'cmds'. */
 enum {
   C_TOP = 1, C_TREE = 2, C_FOLDED = 4, C_CALLGRIND = 8, C_FLAME = 16,
-  C_COMPARE = 32, C_MERGE = 64, C_STATS = 128,
+  C_COMPARE = 32, C_MERGE = 64, C_STATS = 128, C_DIFF = 256,
   C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE |
            C_STATS,
   C_NOMETRIC = C_CALLGRIND | C_MERGE | C_STATS,
@@ -42,6 +42,11 @@ typedef struct cmd {
 static int compare(const rp_opts *o, rp_view *v, FILE *out) {
   (void)v;
   return rp_cmd_compare(o, out);
+}
+
+static int diff(const rp_opts *o, rp_view *v, FILE *out) {
+  (void)v;
+  return rp_cmd_diff(o, out);
 }
 
 static const cmd cmds[] = {
@@ -85,6 +90,17 @@ static const cmd cmds[] = {
    "several profiles (runs, threads) merged into one profile",
    "      --keep-threads     keep every thread's tree apart (default:\n"
    "                         the trees of equal thread names are merged)\n"},
+  {"diff", C_DIFF, diff, "A B",
+   "what changed from A to B, context by context, or as a flame graph",
+   "  -n, --limit N          list the N contexts that changed most\n"
+   "                         (default 10, 0 for all)\n"
+   "      --sort self|total  compare the contexts' own values (default) or\n"
+   "                         their totals\n"
+   "      --min X[%]         leave out changes under X (or X% of A's total)\n"
+   "      --flame            write a differential flame graph (HTML): B's\n"
+   "                         frames, red where they grew, blue where they\n"
+   "                         shrank\n"
+   "      --title TEXT       the flame graph's title\n"},
   {"compare", C_COMPARE, compare, "A B | --expect FILE P | --contexts P",
    "the overlap of two profiles and the contexts that differ most",
    "  -n, --top N            list the N contexts that differ most\n"
@@ -142,8 +158,8 @@ static void usage_cmd(FILE *f, const cmd *c) {
   fprintf(f, "Usage: cccp-report %s [OPTION]... %s\n%c%s.\n\nOptions:\n",
           c->name, c->args, c->what[0] - 'a' + 'A', c->what + 1);
   fputs(c->help, f);
-  if (c->bit & C_VIEW & ~C_NOMETRIC) fputs(metric_help, f);
-  if (c->bit & C_VIEW) fputs(merge_help, f);
+  if (c->bit & ((C_VIEW & ~C_NOMETRIC) | C_DIFF)) fputs(metric_help, f);
+  if (c->bit & (C_VIEW | C_DIFF)) fputs(merge_help, f);
   fputs(common_help, f);
 }
 
@@ -172,7 +188,7 @@ enum {
   O_VERSION = 'V',
   O_MERGE = 256, O_SORT, O_MIN, O_INCLUDE, O_EXCLUDE, O_METHODS,
   O_CONTEXTS, O_DEPTH, O_COLOR, O_TITLE, O_APP, O_COLLAPSE, O_UPCALLS,
-  O_HIDE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP
+  O_HIDE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME
 };
 
 typedef struct opt {
@@ -182,12 +198,14 @@ typedef struct opt {
 
 static const opt opts[] = {
   {{"output", required_argument, NULL, O_OUTPUT}, C_ALL},
-  {{"metric", required_argument, NULL, O_METRIC}, C_VIEW & ~C_NOMETRIC},
-  {{"merge-threads", no_argument, NULL, O_MERGE}, C_VIEW},
+  {{"metric", required_argument, NULL, O_METRIC},
+   (C_VIEW & ~C_NOMETRIC) | C_DIFF},
+  {{"merge-threads", no_argument, NULL, O_MERGE}, C_VIEW | C_DIFF},
   {{"keep-threads", no_argument, NULL, O_KEEP}, C_MERGE},
-  {{"limit", required_argument, NULL, O_LIMIT}, C_TOP},
-  {{"sort", required_argument, NULL, O_SORT}, C_TOP},
-  {{"min", required_argument, NULL, O_MIN}, C_TOP | C_TREE | C_FLAME},
+  {{"limit", required_argument, NULL, O_LIMIT}, C_TOP | C_DIFF},
+  {{"sort", required_argument, NULL, O_SORT}, C_TOP | C_DIFF},
+  {{"min", required_argument, NULL, O_MIN}, C_TOP | C_TREE | C_FLAME | C_DIFF},
+  {{"flame", no_argument, NULL, O_FLAME}, C_DIFF},
   {{"include", required_argument, NULL, O_INCLUDE}, C_TOP},
   {{"exclude", required_argument, NULL, O_EXCLUDE}, C_TOP},
   {{"methods", no_argument, NULL, O_METHODS}, C_TOP},
@@ -195,7 +213,7 @@ static const opt opts[] = {
   {{"depth", required_argument, NULL, O_DEPTH}, C_TREE},
   {{"color", optional_argument, NULL, O_COLOR}, C_TREE},
   {{"colour", optional_argument, NULL, O_COLOR}, C_TREE},
-  {{"title", required_argument, NULL, O_TITLE}, C_FLAME},
+  {{"title", required_argument, NULL, O_TITLE}, C_FLAME | C_DIFF},
   {{"app-prefix", required_argument, NULL, O_APP}, C_COMPARE | C_STATS},
   {{"collapse-generated", no_argument, NULL, O_COLLAPSE}, C_COMPARE},
   {{"hide-vm-upcalls", no_argument, NULL, O_UPCALLS}, C_COMPARE},
@@ -258,8 +276,8 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     if (opts[i].cmds & c->bit) lo[n++] = opts[i].o;
   memset(&lo[n], 0, sizeof lo[n]);
   char shorts[16] = ":o:hV";
-  if (c->bit & (C_VIEW & ~C_NOMETRIC)) strcat(shorts, "m:");
-  if (c->bit & (C_TOP | C_COMPARE)) strcat(shorts, "n:");
+  if (c->bit & ((C_VIEW & ~C_NOMETRIC) | C_DIFF)) strcat(shorts, "m:");
+  if (c->bit & (C_TOP | C_COMPARE | C_DIFF)) strcat(shorts, "n:");
   opterr = 0;
   optind = 1;
   int ch, li;
@@ -308,6 +326,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
       else goto bad_value;
       break;
     case O_TITLE: o->title = a; break;
+    case O_FLAME: o->flame = 1; break;
     case O_APP: o->app[o->cmp.napp++] = a; break;
     case O_COLLAPSE: o->cmp.collapse_generated = 1; break;
     case O_UPCALLS: o->cmp.hide_vm_upcalls = 1; break;
@@ -476,6 +495,9 @@ int main(int argc, char **argv) {
                                         : "needs two profiles, A and B");
       goto out;
     }
+  } else if (c->bit == C_DIFF && o.nfiles != 2) {
+    rp_error("diff: needs two profiles, A and B");
+    goto out;
   } else if (o.nfiles == 0) {
     rp_error("%s: no profile given (see cccp-report %s --help)", c->name,
              c->name);

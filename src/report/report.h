@@ -50,6 +50,7 @@ typedef struct rp_opts {
   int color;             /* RP_COLOR_*, resolved to 0/1 in 'use_color' */
   int use_color;
   const char *title;     /* flame: --title */
+  int flame;             /* diff: --flame */
   /* compare */
   cr_cmp_opts cmp;
   const char **app;      /* --app-prefix */
@@ -82,6 +83,9 @@ typedef struct rp_view {
   uint64_t grand;
   uint32_t *sfirst, *snext, *tfirst;  /* built by 'rp_view_sort' */
   int merged;            /* one tree, all threads */
+  const uint64_t *before;  /* a comparison's totals before, or NULL: */
+  const uint64_t *tbefore; /*   per node, per tree, in all */
+  uint64_t gbefore;
   char label[1024];      /* the inputs, for titles */
 } rp_view;
 
@@ -109,6 +113,14 @@ void rp_puts(FILE *f, const char *s, const char *avoid);
 /* "pkg/Cls.name(desc)" or, with 'desc' 0, "pkg/Cls.name". */
 void rp_frame(FILE *f, const cr_prof_method *m, int desc, const char *avoid);
 
+/*
+** The frames of node 'n' from its tree's root, " > " between them; a path
+** of more than 128 frames loses its middle. '*st' / '*cap' is scratch
+** room the caller frees (grown here). CR_ENOMEM or 0.
+*/
+int rp_path(FILE *f, const cr_profile *p, uint32_t n, uint32_t **st,
+            size_t *cap);
+
 /* Prints "cccp-report: MSG" on standard error. */
 void rp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the diagnostic 'd' as one line. */
@@ -124,6 +136,7 @@ int rp_cmd_folded(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_callgrind(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_flame(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_compare(const rp_opts *o, FILE *out);
+int rp_cmd_diff(const rp_opts *o, FILE *out);
 int rp_cmd_merge(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out);
 

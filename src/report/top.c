@@ -199,37 +199,6 @@ static double pct(uint64_t x, uint64_t of) {
   return of ? 100.0 * (double)x / (double)of : 0.0;
 }
 
-/*
-** The path of node 'n' from its tree's root, " > " between frames; a path
-** of more than 2 * 'PATH_KEEP' frames loses its middle. '*st' is scratch
-** room for the node indices (grown here).
-*/
-#define PATH_KEEP 64
-static int path(FILE *f, const cr_profile *p, uint32_t n, uint32_t **st,
-                size_t *cap) {
-  size_t depth = 0;
-  for (uint32_t y = n; y; y = p->nodes[y].parent) {
-    if (depth == *cap) {
-      size_t c = *cap ? *cap * 2 : 256;
-      uint32_t *s = cr_realloc(*st, c * sizeof *s);
-      if (!s) return CR_ENOMEM;
-      *st = s;
-      *cap = c;
-    }
-    (*st)[depth++] = y;
-  }
-  for (size_t i = depth; i-- > 0;) {
-    if (depth > 2 * PATH_KEEP && i < depth - PATH_KEEP && i >= PATH_KEEP) {
-      if (i == depth - PATH_KEEP - 1)
-        fprintf(f, "... %zu frames > ", depth - 2 * PATH_KEEP);
-      continue;
-    }
-    rp_frame(f, &p->methods[p->nodes[(*st)[i]].method], 1, NULL);
-    if (i) fputs(" > ", f);
-  }
-  return 0;
-}
-
 static int table(const rp_opts *o, const rp_view *v, rows *rs, int ctx,
                  FILE *f) {
   if (rs->n) qsort(rs->r, rs->n, sizeof *rs->r, rs->cmp);
@@ -255,7 +224,7 @@ static int table(const rp_opts *o, const rp_view *v, rows *rs, int ctx,
       rp_puts(f, v->p->trees[r->tree].thread, NULL);
       fputs("] ", f);
     }
-    if (ctx && path(f, v->p, r->id, &st, &cap)) {
+    if (ctx && rp_path(f, v->p, r->id, &st, &cap)) {
       cr_free(st);
       return CR_ENOMEM;
     }

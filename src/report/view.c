@@ -164,3 +164,34 @@ void rp_frame(FILE *f, const cr_prof_method *m, int desc, const char *avoid) {
   rp_puts(f, m->name, avoid);
   if (desc) rp_puts(f, m->desc, avoid);
 }
+
+/*
+** The path of node 'n' from its tree's root, " > " between frames; a path
+** of more than 2 * 'PATH_KEEP' frames loses its middle. '*st' is scratch
+** room for the node indices (grown here).
+*/
+#define PATH_KEEP 64
+int rp_path(FILE *f, const cr_profile *p, uint32_t n, uint32_t **st,
+            size_t *cap) {
+  size_t depth = 0;
+  for (uint32_t y = n; y; y = p->nodes[y].parent) {
+    if (depth == *cap) {
+      size_t c = *cap ? *cap * 2 : 256;
+      uint32_t *s = cr_realloc(*st, c * sizeof *s);
+      if (!s) return CR_ENOMEM;
+      *st = s;
+      *cap = c;
+    }
+    (*st)[depth++] = y;
+  }
+  for (size_t i = depth; i-- > 0;) {
+    if (depth > 2 * PATH_KEEP && i < depth - PATH_KEEP && i >= PATH_KEEP) {
+      if (i == depth - PATH_KEEP - 1)
+        fprintf(f, "... %zu frames > ", depth - 2 * PATH_KEEP);
+      continue;
+    }
+    rp_frame(f, &p->methods[p->nodes[(*st)[i]].method], 1, NULL);
+    if (i) fputs(" > ", f);
+  }
+  return 0;
+}

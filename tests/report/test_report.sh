@@ -703,9 +703,97 @@ PY
 )
   check "$CHROME: the screenshot is drawn, with the highlight colour ($colors)" \
     bash -c '[ "${1% *}" -gt 20 ] && [ "${1#* }" = True ]' _ "$colors"
+  "$REPORT" diff --flame small.xml small-b.xml -o diff.html
+  dom=$(chrome --dump-dom "file://$T/diff.html")
+  expect_match 'data-ready="1"' "$CHROME: the differential flame graph runs" "$dom"
+  # main > work grew most (+10): the deepest red; unchanged frames grey.
+  expect_match 'data-i="3" style="[^"]*background: rgb\(2[0-9][0-9], [0-9]{1,2}, [0-9]{1,2}\)' \
+    "$CHROME: main > work, which grew most, is deep red" "$dom"
+  expect_match 'data-i="4" style="[^"]*background: rgb\(232, 232, 232\)' \
+    "$CHROME: helper under it, unchanged, is grey" "$dom"
+  expect_match 'id="info">93 → 96 calls' "$CHROME: the header says before and after" "$dom"
 else
   echo "  (no chromium-headless-shell or chromium: the browser checks are skipped)"
 fi
+
+echo "-- diff"
+# A = small.xml, B = small-b.xml (calls): main > work 10 -> 20, the fibs
+# 1, 2, 4 -> gone; all 93 -> 96 (+3.2%). Totals: main 83 -> 86, main >
+# work 70 -> 80, fib 7, 6, 4 -> 0; worker unchanged.
+golden "diff A B" "$REPORT" diff small.xml small-b.xml <<'EOF'
+small.xml -> small-b.xml: 93 -> 96 calls (+3, +3.2%)
+
+contexts by change of self calls
+ A  B change  context
+10 20    +10  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+ 4  0     -4  [main] app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I > app/Main.fib(I)I
+ 2  0     -2  [main] app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I
+ 1  0     -1  [main] app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I
+EOF
+golden "diff --sort total --merge-threads -n 3" \
+  "$REPORT" diff --sort total --merge-threads -n 3 small.xml small-b.xml <<'EOF'
+small.xml -> small-b.xml: 93 -> 96 calls (+3, +3.2%)
+
+contexts by change of total calls
+ A  B change  context
+70 80    +10  app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+ 7  0     -7  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I
+ 6  0     -6  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I
+... 2 more
+EOF
+golden "diff --min 5: changes of 5 and more" "$REPORT" diff --min 5 small.xml small-b.xml <<'EOF'
+small.xml -> small-b.xml: 93 -> 96 calls (+3, +3.2%)
+
+contexts by change of self calls
+ A  B change  context
+10 20    +10  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+EOF
+golden "diff of a profile with itself" "$REPORT" diff small.xml small.xml <<'EOF'
+small.xml -> small.xml: 93 -> 93 calls (+0, +0.0%)
+
+contexts by change of self calls
+A B change  context
+(no change)
+EOF
+# B has no cycles: every context's cycles fall to 0.
+golden "diff -m cycles -n 2 (B without the metric)" \
+  "$REPORT" diff -m cycles -n 2 small.xml small-b.xml <<'EOF'
+small.xml -> small-b.xml: 507 -> 0 cycles (-507, -100.0%)
+
+contexts by change of self cycles
+  A   B change  context
+200   0   -200  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V > app/Util.helper(I)I
+100   0   -100  [main] app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+... 9 more
+EOF
+expect_exit 1 "diff -m on a metric neither has" "$REPORT" diff -m bytecodes small.xml small-b.xml
+expect_match "^cccp-report: no metric \"bytecodes\" in small.xml or small-b.xml$" "says so" "$err"
+expect_exit 2 "diff with one profile" "$REPORT" diff small.xml
+expect_exit 1 "diff with a malformed profile" "$REPORT" diff small.xml ids.xml
+expect_exit 0 "diff --flame" "$REPORT" diff --flame small.xml small-b.xml -o diff.html
+# B's frames; 'before' holds A's totals in the same order.
+golden "diff --flame: B's frames with A's totals" \
+  python3 -c '
+import json, re, sys
+s = open("diff.html", encoding="ascii").read()
+d = json.loads(re.search(r"application/json\">(.*?)</script>", s, re.S).group(1))
+v = d["nodes"]
+for i in range(len(v) // 4):
+    print(d["names"][v[4 * i]], v[4 * i + 1], d["before"][i])
+print("left", d["left"])' <<'EOF'
+all 96 93
+[main] 86 83
+app/Main.main 86 83
+app/Main.work 80 70
+app/Util.helper 60 60
+java/lang/String.length 40 40
+app/Util.helper 5 5
+[worker] 10 10
+app/Worker.run 10 10
+app/Main.work 9 9
+app/Util.helper 6 6
+left 1
+EOF
 
 echo "-- stats"
 # small.xml: 11 contexts; depths 1 2 3 4 2 2 3 4 | 1 2 3 (sum 27, mean
