@@ -23,10 +23,11 @@
 /* Commands, as bits for the options they take. ORDER as 'cmds'. */
 enum {
   C_TOP = 1, C_TREE = 2, C_FOLDED = 4, C_CALLGRIND = 8, C_FLAME = 16,
-  C_COMPARE = 32, C_MERGE = 64, C_STATS = 128, C_DIFF = 256,
+  C_COMPARE = 32, C_MERGE = 64, C_STATS = 128, C_DIFF = 256, C_PPROF = 512,
   C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE |
-           C_STATS,
+           C_STATS | C_PPROF,
   C_NOMETRIC = C_CALLGRIND | C_MERGE | C_STATS,
+  /* pprof takes -m, but its help says what for */
   C_ALL = C_VIEW | C_COMPARE
 };
 
@@ -76,6 +77,9 @@ static const cmd cmds[] = {
    "callgrind format, every metric an event (KCachegrind,\n"
    "             callgrind_annotate)",
    ""},
+  {"pprof", C_PPROF, rp_cmd_pprof, "PROFILE...",
+   "pprof's format (gzipped profile.proto), every metric a sample type",
+   "  -m, --metric NAME      the default sample type (default calls)\n"},
   {"flame", C_FLAME, rp_cmd_flame, "PROFILE...",
    "an interactive flame graph, one self-contained HTML file",
    "      --min X[%]         leave out contexts under X (or X% of the\n"
@@ -158,7 +162,8 @@ static void usage_cmd(FILE *f, const cmd *c) {
   fprintf(f, "Usage: cccp-report %s [OPTION]... %s\n%c%s.\n\nOptions:\n",
           c->name, c->args, c->what[0] - 'a' + 'A', c->what + 1);
   fputs(c->help, f);
-  if (c->bit & ((C_VIEW & ~C_NOMETRIC) | C_DIFF)) fputs(metric_help, f);
+  if (c->bit & ((C_VIEW & ~(C_NOMETRIC | C_PPROF)) | C_DIFF))
+    fputs(metric_help, f);
   if (c->bit & (C_VIEW | C_DIFF)) fputs(merge_help, f);
   fputs(common_help, f);
 }

@@ -137,6 +137,7 @@ int rp_cmd_callgrind(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_flame(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_compare(const rp_opts *o, FILE *out);
 int rp_cmd_diff(const rp_opts *o, FILE *out);
+int rp_cmd_pprof(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_merge(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out);
 
