@@ -130,7 +130,7 @@ int rp_cmd_pprof(const rp_opts *o, rp_view *v, FILE *out) {
   cr_buf_init(&hdr);
   if (!used || !g) goto nomem;
   g->f = out;
-  if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+  if (deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
       Z_OK)
     goto nomem;
 
