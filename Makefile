@@ -175,10 +175,12 @@ asan:
 
 install: $(BIN) $(REPORT) $(RT_JAR)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	  $(DESTDIR)$(PREFIX)/share/cccp
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/cccp
+	install -m 755 $(BIN) $(REPORT) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(RT_JAR) $(DESTDIR)$(PREFIX)/share/cccp/
-	install -m 644 man/cccp-rewrite.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/cccp-rewrite.1 man/cccp-report.1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/cccp-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 bench: $(BIN)
 	bench/roundtrip
