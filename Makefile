@@ -191,7 +191,7 @@ check-report: $(REPORT)
 
 # valgrind memcheck on representative runs of $(BIN) (about half a
 # minute; also part of 'make check')
-valgrind: $(BIN) $(RT_JAR) $(EXAMPLE_JAR)
+valgrind: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	CCCP_REWRITE=$(CURDIR)/$(BIN) BUILD=$(BUILD) \
 	  bash tests/valgrind/test_valgrind.sh
 
