@@ -1070,6 +1070,12 @@ check "the external entity was not read" bash -c '! grep -q root: <<<"$1"' _ "$e
 bad net.xml '<?xml version="1.0"?><!DOCTYPE cct SYSTEM "http://127.0.0.1:9/x.dtd"><cct version="1"/>' \
   "a DTD on the network"
 bad entity.xml '<cct version="1" mode="&undefined;"/>' "an undefined entity"
+# In UTF-16 the bytes "<!DOCTYPE" never appear: the parser's own DOCTYPE
+# hook refuses it before any declaration is read.
+printf '%s' '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE cct [<!ENTITY x SYSTEM "file:///etc/passwd">]><cct version="1" mode="&x;"/>' |
+  iconv -f UTF-8 -t UTF-16 > utf16.xml
+bad_input "a DOCTYPE in UTF-16" utf16.xml
+expect_match "DTDs and entities are not allowed" "is refused as a DTD" "$err"
 bad many.xml "<cct version=\"1\">$M<tree><node method=\"1\" calls=\"1\" $(for i in $(seq 1 16); do printf 'm%d="1" ' $i; done)/></tree></cct>" \
   "more than 16 metrics"
 # Every proper prefix of a good profile (up to its closing tag) fails
