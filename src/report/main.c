@@ -28,7 +28,7 @@ enum {
            C_STATS | C_PPROF,
   C_NOMETRIC = C_CALLGRIND | C_MERGE | C_STATS,
   /* pprof takes -m, but its help says what for */
-  C_ALL = C_VIEW | C_COMPARE
+  C_ALL = C_VIEW | C_COMPARE | C_DIFF
 };
 
 typedef struct cmd {
@@ -78,7 +78,8 @@ static const cmd cmds[] = {
    "             callgrind_annotate)",
    ""},
   {"pprof", C_PPROF, rp_cmd_pprof, "PROFILE...",
-   "pprof's format (gzipped profile.proto), every metric a sample type",
+   "the profile for pprof (gzipped profile.proto), every metric a sample\n"
+   "             type",
    "  -m, --metric NAME      the default sample type (default calls)\n"},
   {"flame", C_FLAME, rp_cmd_flame, "PROFILE...",
    "an interactive flame graph, one self-contained HTML file",

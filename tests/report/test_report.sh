@@ -54,6 +54,11 @@ expect_exit 0 "--version" "$REPORT" --version
 expect_match "^cccp-report [0-9]+\.[0-9]+" "--version prints the version" "$out"
 expect_exit 0 "top --help" "$REPORT" top --help
 expect_match "--include PREFIX" "top --help lists top's options" "$out"
+for c in top tree folded callgrind pprof flame stats merge diff compare; do
+  expect_exit 0 "$c --help" "$REPORT" "$c" --help
+  expect_match "^Usage: cccp-report $c " "$c --help prints its usage" "$out"
+  expect_match "--output FILE" "$c takes --output" "$out"
+done
 expect_exit 0 "help top" "$REPORT" help top
 expect_match "Usage: cccp-report top" "help top is top --help" "$out"
 expect_exit 2 "unknown command" "$REPORT" frobnicate small.xml
