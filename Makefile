@@ -42,8 +42,10 @@ BINDIR    ?= bin
 BIN       := $(BINDIR)/cccp-rewrite
 REPORT    := $(BINDIR)/cccp-report
 
-# The Java runtime (class version 52), shipped as cccp-rt.jar.
-RT_SRC    := $(sort $(shell find runtime-java -name '*.java' 2>/dev/null))
+# The Java runtime (class version 52), shipped as cccp-rt.jar, with its
+# Java agent (runtime-java/agent, class version 55, JDK 11 and later).
+RT_SRC    := $(sort $(shell find runtime-java/cccp -name '*.java' 2>/dev/null))
+AGENT_SRC := $(sort $(shell find runtime-java/agent -name '*.java' 2>/dev/null))
 RT_JAR    := $(BUILD)/cccp-rt.jar
 
 # Test tools (C programs used by the shell suites).
@@ -97,11 +99,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(LIB)
 	$(CC) $(CFLAGS_ALL) -MF $@.d -o $@ $< $(LIB) $(LIBS)
 tools: $(TOOL_BIN)
 
-$(RT_JAR): $(RT_SRC)
+$(RT_JAR): $(RT_SRC) $(AGENT_SRC) runtime-java/MANIFEST.MF
 	@rm -rf $(BUILD)/rt-classes
 	@mkdir -p $(BUILD)/rt-classes
 	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options -d $(BUILD)/rt-classes $(RT_SRC),true)
-	$(JAR) --create --file $@ -C $(BUILD)/rt-classes .
+	$(JAVAC) --release 11 -nowarn -d $(BUILD)/rt-classes $(AGENT_SRC)
+	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
 
 $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	@rm -rf $(BUILD)/examples/wordfreq-classes

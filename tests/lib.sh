@@ -42,3 +42,21 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+
+# not_cmp A B: passes when the files differ.
+not_cmp() { ! cmp -s "$1" "$2"; }
+
+# use_jdks: JDK17 and JDK25 (overridable from the environment) and JDKS,
+# the JDKs a suite runs on: 25 only where installed, else a visible skip.
+use_jdks() {
+  JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+  JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+  JDKS=("$JDK17")
+  if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
+  else echo "  skip JDK 25: none at $JDK25"; fi
+}
+
+# jdk_version HOME: the JDK's feature version (17, 25).
+jdk_version() {
+  "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1
+}

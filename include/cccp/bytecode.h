@@ -330,6 +330,8 @@ struct cr_insn {
   uint8_t dead;             /* analysis: unreachable, encoded as nops */
   uint32_t off;             /* decoded offset; after layout the new one */
   int32_t a, b;             /* operands, see above */
+  uint32_t orig;            /* decoded offset + 1, kept through layout;
+                               0 for a node made after decoding */
   cr_insn *target;          /* branch target label */
   cr_switch *sw;            /* switch tables */
   uint32_t id;              /* serial number, unique within the body */
@@ -382,6 +384,10 @@ typedef struct cr_body {
   uint8_t has_jsr;          /* contains jsr/jsr_w/ret */
   uint8_t force_long;       /* layout: every branch in long form */
   uint8_t force_wide;       /* layout: 'wide' on every LOCAL/IINC insn */
+  const char *smt_desc;     /* the descriptor the decoded code's
+                               StackMapTable was written for when it is
+                               not m's (a twin given the original's
+                               code); NULL: m's */
 } cr_body;
 
 /*

@@ -42,23 +42,35 @@ int cr_hier_new(cr_hier **out, cr_diag *d);
 void cr_hier_free(cr_hier *h);
 
 /*
-** Add class 'c'. 'instrumented' is 1 for a class of the inputs (it will be
-** rewritten), 0 for a class-path or --jdk-only class (library: never
-** rewritten, so all its methods are non-overloadable by nature). 'order'
-** decides between two definitions of one name, deterministically whatever
-** the thread timing: an instrumented definition beats a library one, then
-** the lower 'order' wins (the CLI passes input index << 32 | entry index).
-** module-info classes are ignored. Thread-safe: the copy into the
-** hierarchy is serialised on an internal mutex (it is cheap next to
-** parsing, which the caller does outside). CR_ENOMEM, CR_EFORMAT for a
-** class without a name, CR_EUSAGE after 'cr_hier_link'.
+** Add class 'c'. 'kind' is a set of CR_HIER_* bits: CR_HIER_INSTRUMENTED
+** for a class of the inputs (it will be rewritten), none for a class-path
+** or --jdk-only class (library: never rewritten, so all its methods are
+** non-overloadable by nature); CR_HIER_JDK_MODULE for a class that a
+** module of the target JDK defines (read from its run-time image or a
+** jmod). 'order' decides between two definitions of one name,
+** deterministically whatever the thread timing: a JDK module's definition
+** beats any other (the JVM loads it, JEP 261), then an instrumented one
+** beats a library one, then the lower 'order' wins (the CLI passes input
+** index << 32 | entry index). module-info classes are ignored.
+** Thread-safe: the copy into the hierarchy is serialised on an internal
+** mutex (it is cheap next to parsing, which the caller does outside).
+** CR_ENOMEM, CR_EFORMAT for a class without a name, CR_EUSAGE after
+** 'cr_hier_link'.
 */
-int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
+enum {
+  CR_HIER_INSTRUMENTED = 1u << 0,   /* of the inputs: rewritten */
+  CR_HIER_JDK_MODULE = 1u << 1      /* defined by a module of the JDK */
+};
+int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
                       uint64_t order, cr_diag *d);
 
 /*
 ** Link the hierarchy: resolve supertypes, record missing ones, detect
-** cycles, compute superinterface closures. A cycle (possible only in
+** cycles, compute superinterface closures, and find the packages of the
+** JDK's modules: a class of any other origin in such a package is never
+** loaded (on JDK 9 and later a package belongs to one module, and class
+** path copies of it are ignored), so it becomes a library class (see
+** 'cr_hclass_in_jdk_package'). A cycle (possible only in
 ** corrupt inputs) is CR_EFORMAT naming the classes on it; the links that
 ** close cycles are then cut (as if the supertype were missing), so a
 ** lenient caller may go on. Missing supertypes are not errors: see
@@ -98,6 +110,17 @@ const char *cr_hclass_name(const cr_hclass *c);
 const char *cr_hclass_super(const cr_hclass *c);  /* NULL for Object */
 uint16_t cr_hclass_access(const cr_hclass *c);
 int cr_hclass_instrumented(const cr_hclass *c);
+/* 1 if a module of the JDK defines it (CR_HIER_JDK_MODULE). */
+int cr_hclass_jdk_module(const cr_hclass *c);
+/* 1 if it is not a JDK module's class but lies in a package that a JDK
+** module defines classes in: the JVM never loads it (after link). */
+int cr_hclass_in_jdk_package(const cr_hclass *c);
+/*
+** 1 if the package of class 'name' (internal form, "javax/xml/Foo") is one
+** in which a module of the JDK defines classes, 0 if not (or before
+** 'cr_hier_link'). Read-only, thread-safe.
+*/
+int cr_hier_jdk_package(const cr_hier *h, const char *name);
 /* The 'order' it was added with (see 'cr_hier_add_class'). */
 uint64_t cr_hclass_order(const cr_hclass *c);
 /* 1 if every supertype (transitively) is known. */
@@ -196,6 +219,21 @@ int cr_hier_site_exhaustive(const cr_hier *h, const char *cls,
 /* The frame computation's hook (typeinfo.h); valid after 'cr_hier_link',
 ** thread-safe, lives as long as 'h'. */
 cr_typeinfo cr_hier_typeinfo(const cr_hier *h);
+
+/*
+** The hook as the classes of one input see it: where input 'input' (the
+** 'order >> 32' it added its classes with) defines a class that the
+** hierarchy keeps another definition of (two inputs naming one class,
+** as byte-buddy.jar and byte-buddy-dep.jar do with other supertypes),
+** its own definition answers. 'v' is the context the result points to:
+** it must outlive it. Transparent.
+*/
+typedef struct cr_hier_view {
+  const cr_hier *h;
+  uint32_t input;
+} cr_hier_view;
+cr_typeinfo cr_hier_typeinfo_input(cr_hier_view *v, const cr_hier *h,
+                                   uint32_t input);
 
 /* ------------------------------------------------------------- outputs */
 

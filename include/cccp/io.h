@@ -35,6 +35,8 @@ typedef struct cr_entry_info {
   const char *module;   /* jimage and jmod: module name; otherwise NULL */
   uint64_t size;        /* uncompressed size as the container declares it */
   int is_dir;           /* directory entry (name ends in '/') */
+  uint16_t dos_time;    /* jar and jmod: the entry's modification time and */
+  uint16_t dos_date;    /* date, DOS encoding; 0 0 when there is none */
 } cr_entry_info;
 
 typedef struct cr_input cr_input;
@@ -94,8 +96,11 @@ int cr_jdk_modules_path(char *out, size_t outsz, const char *home,
 ** Deterministic jar writer. The jar goes to a temporary file in the target
 ** folder and is renamed over 'path' by 'cr_jarw_commit'; 'cr_jarw_abort'
 ** (or a crash) never leaves anything at 'path'. Every entry gets the same
-** fixed timestamp (1980-01-01 00:00) and attributes; entries appear in the
-** order they are added; duplicate names are refused (CR_EFORMAT).
+** attributes and the timestamp given by 'cr_zentry_set_time', by default
+** 1980-01-01 00:00 (programs compare entry times: Clojure loads a .clj
+** source instead of its compiled class when the class is not newer);
+** entries appear in the order they are added; duplicate names are refused
+** (CR_EFORMAT).
 **
 ** Compression can run in worker threads: 'cr_zentry_new' deflates one
 ** entry (thread-safe, no writer needed) and 'cr_jarw_add_entry' appends a
@@ -118,6 +123,9 @@ int cr_zentry_new_level(cr_zentry **out, const char *name,
                         const uint8_t *data, size_t len, int level,
                         cr_diag *d);
 void cr_zentry_free(cr_zentry *e);
+/* The entry's DOS time and date (as 'cr_entry_info' gives them); 0 0
+** keeps the default. */
+void cr_zentry_set_time(cr_zentry *e, uint16_t dos_time, uint16_t dos_date);
 /* Appends 'e' and takes ownership of it (also on error). */
 int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d);
 int cr_jarw_add(cr_jarw *w, const char *name, const uint8_t *data,

@@ -53,6 +53,10 @@ typedef struct cr_xf_opts {
   cr_an_env env;
   void (*warn)(void *ctx, const cr_class *c, const char *msg);
   void *ctx;
+  /* N2B wrappers (CCCP paper 4.3) for overloadable methods instead of
+  ** instrumented copies of their bodies: smaller classes, but one more
+  ** frame in stack traces and no owner check on super calls */
+  int n2b;
   /* out, added to by each call */
   uint32_t nesi;            /* ESI twins with instrumented bodies */
   uint32_t nosi;            /* methods instrumented in place (OSI) */

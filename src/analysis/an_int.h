@@ -42,7 +42,8 @@ typedef struct an_type {
   const char *name;     /* modified UTF-8, not NUL-terminated */
   uint32_t len;
   uint32_t hash;
-  int32_t super;        /* id, -1 for none; valid when state == KNOWN */
+  int32_t super;        /* id, -1 for none; when missing, -1 or the
+                           supertype learned from a stated frame */
   uint8_t state;        /* 0 not asked yet, 1 known, 2 missing */
   uint8_t iface;
   uint16_t cp;          /* Class index in the pool, 0 until needed */
@@ -72,6 +73,9 @@ struct cr_an {
   an_ref *refs;         /* by pool index: member references seen */
   uint32_t nrefs;
   uint32_t nmissing;
+  uint32_t guesses;     /* joins that met a type the hierarchy lacks and
+                           so answered java/lang/Object (or an array of
+                           it) without knowing */
   int scanned;          /* the pool's Class entries are all interned */
   int oom;              /* an allocation failed: types (joins, supertypes)
                            may be wrong, so frames must not be trusted */
@@ -90,8 +94,18 @@ vt cr_an__desc(cr_an *an, const char *s, size_t len, int *err);
 /* The cache slot of member reference 'i' (zeroed when new); NULL on
 ** OOM. */
 an_ref *cr_an__ref(cr_an *an, uint32_t i);
-/* Join of two reference type ids (least common superclass). */
+/* Join of two reference type ids (least common superclass); counts a
+** guess in 'guesses' when a missing type decided it. */
 uint32_t cr_an__join(cr_an *an, uint32_t x, uint32_t y);
+/*
+** What a stated frame tells about the hierarchy: a value of type 'x' met
+** the type 't' that the original StackMapTable states where it flows, so
+** 'x' is assignable to 't'. Remembered for a type the hierarchy lacks
+** (its first learned supertype, in 'super'; the state stays missing), so
+** that later joins climb through it instead of guessing; arrays of
+** classes teach about their elements.
+*/
+void cr_an__learn(cr_an *an, uint32_t x, uint32_t t);
 /* Pool Class index of type 'id' (added when absent); <0 on error. */
 int cr_an__cpclass(cr_an *an, uint32_t id, cr_diag *d);
 

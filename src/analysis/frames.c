@@ -15,6 +15,9 @@ typedef struct blk {
   cr_insn *first, *last;   /* real instructions */
   vt *st;                  /* entry: 'nloc' locals then 'depth' stack */
   uint32_t depth;
+  vt *hint;                /* the original frame here, in slots ('nloc'
+                              locals then 'hdepth' stack), or NULL */
+  uint32_t hdepth;
   uint32_t h0, nh;         /* covering handlers: hl[h0 .. h0+nh) */
   uint8_t fp;              /* a frame is needed here */
   uint8_t inq;
@@ -29,6 +32,7 @@ typedef struct fa {
   uint32_t *hl;            /* covering tcb indices, grouped per block */
   uint32_t nloc;
   vt *loc, *stk, *acc;     /* the working frame; handler accumulator */
+  uint8_t *accg;           /* per local: 'acc' holds a guessed join */
   uint32_t sp, cap, maxsp;
   int lchanged;            /* a local changed in the last instruction */
   uint32_t *wl;            /* worklist of block indices */
@@ -546,10 +550,23 @@ static int exec(fa *f, const cr_insn *i) {
 
 /* ------------------------------------------------------------ dataflow */
 
-/* Merge the working frame (locals 'loc', stack 'stk[0..sp)') into the
-** entry of block 'k'; queue it when it changed. */
+/* The original frame's type for slot 'j' of block 't' (a local, or
+** stack slot j - nloc), when it states a class or array type; else 0. */
+static vt stated(const fa *f, const blk *t, uint32_t j, uint32_t sp) {
+  if (!t->hint || (j >= f->nloc && t->hdepth != sp)) return 0;
+  vt h = t->hint[j];
+  return VT_KIND(h) == CR_VT_OBJECT ? h : 0;
+}
+
+/*
+** Merge the working frame (locals 'loc', stack 'stk[0..sp)') into the
+** entry of block 'k'; queue it when it changed. Where a join there had to
+** guess (a type the hierarchy lacks), or 'g' marks the incoming local as
+** such a guess, the type the original StackMapTable states at that point
+** is kept instead: the original code was verified with it.
+*/
 static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
-                uint32_t sp, const cr_insn *from) {
+                uint32_t sp, const cr_insn *from, const uint8_t *g) {
   blk *t = &f->bl[k];
   if (!t->st) {
     t->st = cr_arena_alloc(f->b->a, (f->nloc + sp + 1) * sizeof(vt));
@@ -557,6 +574,10 @@ static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
     memcpy(t->st, loc, f->nloc * sizeof(vt));
     if (sp) memcpy(t->st + f->nloc, stk, sp * sizeof(vt));
     t->depth = sp;
+    for (uint32_t j = 0; g && t->hint && j < f->nloc; j++) {
+      vt h = g[j] && is_ref(loc[j]) ? stated(f, t, j, sp) : 0;
+      if (h) t->st[j] = h;
+    }
   } else {
     if (t->depth != sp)
       return cr_diag_set(f->d, CR_EFORMAT, -1,
@@ -565,13 +586,23 @@ static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
                          t->first->off, sp, from->off, t->depth);
     int changed = 0;
     vt *st = t->st;
-    for (uint32_t j = 0; j < f->nloc; j++) {
-      vt m = merge(f->an, st[j], loc[j]);
+    cr_an *an = f->an;
+    for (uint32_t j = 0; j < f->nloc + sp; j++) {
+      vt in = j < f->nloc ? loc[j] : stk[j - f->nloc];
+      uint32_t g0 = an->guesses;
+      vt m = merge(an, st[j], in);
+      int guess = an->guesses != g0;
+      if (t->hint && is_ref(m) && (guess || (g && j < f->nloc && g[j]))) {
+        vt h = stated(f, t, j, sp);
+        if (h) {
+          m = h;
+          if (guess && VT_KIND(st[j]) == CR_VT_OBJECT)
+            cr_an__learn(an, VT_ID(st[j]), VT_ID(h));
+          if (guess && VT_KIND(in) == CR_VT_OBJECT)
+            cr_an__learn(an, VT_ID(in), VT_ID(h));
+        }
+      }
       if (m != st[j]) st[j] = m, changed = 1;
-    }
-    for (uint32_t j = 0; j < sp; j++) {
-      vt m = merge(f->an, st[f->nloc + j], stk[j]);
-      if (m != st[f->nloc + j]) st[f->nloc + j] = m, changed = 1;
     }
     if (!changed) return 0;
   }
@@ -614,6 +645,133 @@ bad:
                      cr_body_where(b));
 }
 
+/* One item of a stated frame as a value: class and array types and the
+** primitives (for the slot layout); the rest carries no hint (TOP). */
+static vt item(fa *f, const cr_vtype *t) {
+  switch (t->tag) {
+  case CR_VT_OBJECT: {
+    int32_t id = cr_an__class(f->an, t->v);
+    return id < 0 ? VT_TOP : VT(CR_VT_OBJECT, id);
+  }
+  case CR_VT_INTEGER: case CR_VT_FLOAT: case CR_VT_LONG: case CR_VT_DOUBLE:
+    return VT(t->tag, 0);
+  default:
+    return VT_TOP;
+  }
+}
+
+/* Items 'v[0..n)' into 'cap' slots at 'out' (long/double take two, the
+** rest TOP); the number of slots used, or cap + 1 if they do not fit. */
+static uint32_t slots(const vt *v, uint32_t n, vt *out, uint32_t cap) {
+  uint32_t s = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t w = VT_IS2(v[k]) ? 2 : 1;
+    if (s + w > cap) return cap + 1;
+    out[s++] = v[k];
+    if (w == 2) out[s++] = VT_TOP;
+  }
+  for (uint32_t j = s; j < cap; j++) out[j] = VT_TOP;
+  return s;
+}
+
+/*
+** The original StackMapTable of the decoded code, if it had one, as
+** hints ('blk.hint'): the frame it states at each decoded label that
+** starts a block (the labels keep their decoded offset in 'orig').
+** Frames are expanded as JVMS 4.7.4 says, from the initial frame of the
+** descriptor the table was written for ('smt_desc' for a twin). Hints
+** only ever replace a guessed join ('flow'), so a table that cannot be
+** used is simply not: that is not an error (out of memory is).
+*/
+static int load_hints(fa *f) {
+  cr_body *b = f->b;
+  cr_an *an = f->an;
+  const cr_attr *at = b->code ? cr_attrs_find(&b->code->attrs,
+                                              CR_ATTR_STACKMAPTABLE)
+                              : NULL;
+  const cr_stackmap *sm = at ? at->u.smt : NULL;
+  if (!sm || !sm->n) return 0;
+  /* the decoded labels that start a block, in code order */
+  uint32_t nlab = 0;
+  cr_insn **lab = cr_arena_alloc(b->a, (b->ninsn + 1) * sizeof *lab);
+  if (!lab) return oom(f);
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->op != CR_OP_LABEL || !i->orig || i->aux >= f->nbl) continue;
+    const cr_insn *r = i->next;
+    while (r && r->op == CR_OP_LABEL) r = r->next;
+    if (r == f->bl[i->aux].first) lab[nlab++] = i;
+  }
+  if (!nlab) return 0;
+  /* the items of the previous frame ('cap' locals at most); then the
+  ** initial one. 'cur' holds a full frame's locals or stack. */
+  uint32_t cap = b->code->max_locals + 2;
+  uint32_t ccap = cap > b->code->max_stack + 2u ? cap
+                                                : b->code->max_stack + 2u;
+  vt *prev = cr_arena_alloc(b->a, (cap + 1) * sizeof *prev);
+  vt *cur = cr_arena_alloc(b->a, (ccap + 1) * sizeof *cur);
+  if (!prev || !cur) return oom(f);
+  uint32_t np = 0;
+  size_t dl;
+  const char *desc = b->smt_desc;
+  if (desc) dl = strlen(desc);
+  else desc = cr_cp_utf8(an->c->cp, b->m->desc, &dl);
+  const char *name = cr_member_name(an->c, b->m);
+  if (!desc) return 0;
+  if (!(b->m->flags & 0x0008))
+    prev[np++] = name && strcmp(name, "<init>") == 0 ? VT_UTHIS
+                                                     : VT(CR_VT_OBJECT,
+                                                          an->self);
+  cr_desc_iter it;
+  const char *ty;
+  size_t tl;
+  int r, err = 0;
+  if (cr_desc_iter_init(&it, desc, dl)) return 0;
+  while ((r = cr_desc_next(&it, &ty, &tl)) == 1) {
+    vt v = cr_an__desc(an, ty, tl, &err);
+    if (err || np >= cap) return an->oom ? oom(f) : 0;
+    prev[np++] = v;
+  }
+  if (r != 0) return 0;
+  uint32_t off = 0, li = 0;
+  for (uint32_t k = 0; k < sm->n && li < nlab; k++) {
+    const cr_frame *fr = &sm->v[k];
+    uint32_t t = fr->type, n = np, ns = 0;
+    const cr_vtype *stk = NULL;
+    off = k == 0 ? fr->delta : off + fr->delta + 1;
+    if (t >= 128 && t <= 246) return 0;        /* reserved */
+    if (t >= 248 && t <= 250) {
+      if (251 - t > n) return 0;
+      n -= 251 - t;
+    } else if (t >= 252 && t <= 254) {
+      if (n + (t - 251) > cap) return 0;
+      for (uint32_t j = 0; j < t - 251; j++)
+        prev[n + j] = item(f, &fr->locals[j]);
+      n += t - 251;
+    } else if (t == 255) {
+      if (fr->nlocals > cap) return 0;
+      for (uint32_t j = 0; j < fr->nlocals; j++)
+        cur[j] = item(f, &fr->locals[j]);
+      memcpy(prev, cur, fr->nlocals * sizeof *cur);
+      n = fr->nlocals;
+    }
+    if ((t >= 64 && t <= 127) || t == 247) ns = 1, stk = fr->stack;
+    else if (t == 255) ns = fr->nstack, stk = fr->stack;
+    if (ns > ccap) return 0;
+    np = n;
+    if (an->oom) return oom(f);
+    while (li < nlab && lab[li]->orig - 1 < off) li++;
+    if (li == nlab || lab[li]->orig - 1 != off) continue;
+    blk *bk = &f->bl[lab[li]->aux];
+    vt *h = cr_arena_alloc(b->a, (f->nloc + 2 * ns + 1) * sizeof *h);
+    if (!h) return oom(f);
+    if (slots(prev, np, h, f->nloc) > f->nloc) continue;
+    for (uint32_t j = 0; j < ns; j++) cur[j] = item(f, &stk[j]);
+    bk->hdepth = slots(cur, ns, h + f->nloc, 2 * ns);
+    bk->hint = h;
+  }
+  return an->oom ? oom(f) : 0;
+}
+
 /* Run block 'k' from its entry state. */
 static int run(fa *f, uint32_t k) {
   blk *bk = &f->bl[k];
@@ -621,7 +779,10 @@ static int run(fa *f, uint32_t k) {
   if (grow(f, bk->depth + 1)) return f->d->code;
   if (bk->depth) memcpy(f->stk, bk->st + f->nloc, bk->depth * sizeof(vt));
   f->sp = bk->depth;
-  if (bk->nh) memcpy(f->acc, f->loc, f->nloc * sizeof(vt));
+  if (bk->nh) {
+    memcpy(f->acc, f->loc, f->nloc * sizeof(vt));
+    memset(f->accg, 0, f->nloc);
+  }
   cr_insn *i = bk->first;
   for (;; i = i->next) {
     if (i->op == CR_OP_LABEL) continue;
@@ -629,8 +790,11 @@ static int run(fa *f, uint32_t k) {
     if (rc) return rc;
     if (f->sp > f->maxsp) f->maxsp = f->sp;
     if (bk->nh && f->lchanged)
-      for (uint32_t j = 0; j < f->nloc; j++)
+      for (uint32_t j = 0; j < f->nloc; j++) {
+        uint32_t g0 = f->an->guesses;
         f->acc[j] = merge(f->an, f->acc[j], f->loc[j]);
+        if (f->an->guesses != g0) f->accg[j] = 1;
+      }
     if (i == bk->last) break;
   }
   /* handlers: the merged locals of the range, the exception on the stack */
@@ -640,25 +804,25 @@ static int run(fa *f, uint32_t k) {
                          : (int32_t)f->an->throwable;
     if (id < 0) return bad(f, t->handler, "bad catch type");
     vt ex = VT(CR_VT_OBJECT, id);
-    int rc = flow(f, t->handler->aux, f->acc, &ex, 1, i);
+    int rc = flow(f, t->handler->aux, f->acc, &ex, 1, i, f->accg);
     if (rc) return rc;
   }
   if (f->maxsp < 1 && bk->nh) f->maxsp = 1;
   /* successors */
   if (i->target) {
-    int rc = flow(f, i->target->aux, f->loc, f->stk, f->sp, i);
+    int rc = flow(f, i->target->aux, f->loc, f->stk, f->sp, i, NULL);
     if (rc) return rc;
   }
   if (i->sw) {
-    int rc = flow(f, i->sw->dflt->aux, f->loc, f->stk, f->sp, i);
+    int rc = flow(f, i->sw->dflt->aux, f->loc, f->stk, f->sp, i, NULL);
     for (uint32_t j = 0; !rc && j < i->sw->n; j++)
-      rc = flow(f, i->sw->targets[j]->aux, f->loc, f->stk, f->sp, i);
+      rc = flow(f, i->sw->targets[j]->aux, f->loc, f->stk, f->sp, i, NULL);
     if (rc) return rc;
   }
   if (!(cr_op_info(i->op)->flags & CR_OPF_NOFALL)) {
     if (k + 1 >= f->nbl)
       return bad(f, i, "execution falls off the end of the code");
-    return flow(f, k + 1, f->loc, f->stk, f->sp, i);
+    return flow(f, k + 1, f->loc, f->stk, f->sp, i, NULL);
   }
   return 0;
 }
@@ -756,12 +920,14 @@ int cr_an__frames(cr_an *an, cr_body *b, uint32_t nloc, cr_stackmap **smt,
     return cr_diag_set(d, CR_EFORMAT, -1, "%s: no code", cr_body_where(b));
   f->loc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
   f->acc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
+  f->accg = cr_arena_alloc(b->a, f->nloc + 1);
   f->wl = cr_arena_alloc(b->a, f->nbl * sizeof *f->wl);
   vt *init = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
-  if (!f->loc || !f->acc || !f->wl || !init) return oom(f);
+  if (!f->loc || !f->acc || !f->accg || !f->wl || !init) return oom(f);
   if ((rc = entry_state(f, init)) != 0) return rc;
+  if ((rc = load_hints(f)) != 0) return rc;
   memcpy(f->loc, init, f->nloc * sizeof(vt));
-  if ((rc = flow(f, 0, f->loc, NULL, 0, b->first)) != 0) return rc;
+  if ((rc = flow(f, 0, f->loc, NULL, 0, b->first, NULL)) != 0) return rc;
   while (f->nwl) {
     uint32_t k = f->wl[--f->nwl];
     f->bl[k].inq = 0;

@@ -226,25 +226,78 @@ uint32_t cr_an__join(cr_an *an, uint32_t x, uint32_t y) {
     uint32_t m = mx < my ? mx : my;
     return m ? array_of(an, m, an->object) : an->object;
   }
-  /* ancestors of x, then climb from y until one of them is met */
+  /* ancestors of x, then climb from y until one of them is met; a
+  ** missing type is its own ancestor, and its learned supertype (state
+  ** missing, 'super' set by 'cr_an__learn') the next one */
   uint32_t chain[MAXCHAIN];
   uint32_t n = 0;
+  int cut = 0;             /* x's chain stops at a missing type */
   for (int32_t k = (int32_t)x; k >= 0 && n < MAXCHAIN;) {
     resolve(an, (uint32_t)k);
-    if (an->t[k].state != 1) break;
-    if (an->t[k].iface) return an->object;
+    const an_type *t = &an->t[k];
+    if (t->state == 1 && t->iface) return an->object;
     chain[n++] = (uint32_t)k;
-    k = an->t[k].super;
+    if (t->state != 1 && t->super < 0) {
+      cut = 1;
+      break;
+    }
+    k = t->super;
   }
   uint32_t steps = 0;
   for (int32_t k = (int32_t)y; k >= 0 && steps++ < MAXCHAIN;) {
     for (uint32_t j = 0; j < n; j++)
       if (chain[j] == (uint32_t)k) return (uint32_t)k;
     resolve(an, (uint32_t)k);
-    if (an->t[k].state != 1 || an->t[k].iface) return an->object;
+    const an_type *t = &an->t[k];
+    if (t->state != 1 && t->super < 0) {
+      an->guesses++;
+      return an->object;
+    }
+    if (t->state == 1 && t->iface) return an->object;
+    k = t->super;
+  }
+  if (cut) an->guesses++;
+  return an->object;
+}
+
+/* 1 if 'x' is 'y' or one of its (known or learned) supertypes. */
+static int above(cr_an *an, uint32_t x, uint32_t y) {
+  int32_t k = (int32_t)y;
+  for (uint32_t steps = 0; k >= 0 && steps < MAXCHAIN; steps++) {
+    if ((uint32_t)k == x) return 1;
+    resolve(an, (uint32_t)k);
     k = an->t[k].super;
   }
-  return an->object;
+  return 0;
+}
+
+void cr_an__learn(cr_an *an, uint32_t x, uint32_t t) {
+  for (;;) {
+    an_type *tx = &an->t[x];
+    const an_type *tt = &an->t[t];
+    int ax = tx->len && tx->name[0] == '[', at = tt->len && tt->name[0] == '[';
+    if (!ax && !at) break;
+    /* arrays of classes of one dimension count: learn about the
+    ** elements */
+    if (!ax || !at || tx->len < 3 || tt->len < 3 ||
+        (tx->name[1] != 'L' && tx->name[1] != '[') ||
+        tx->name[1] != tt->name[1])
+      return;
+    int32_t ex = tx->name[1] == '['
+                     ? cr_an__intern(an, tx->name + 1, tx->len - 1)
+                     : cr_an__intern(an, tx->name + 2, tx->len - 3);
+    int32_t et = tt->name[1] == '['
+                     ? cr_an__intern(an, tt->name + 1, tt->len - 1)
+                     : cr_an__intern(an, tt->name + 2, tt->len - 3);
+    if (ex < 0 || et < 0) return;
+    x = (uint32_t)ex;
+    t = (uint32_t)et;
+  }
+  if (x == t || x == an->object) return;
+  resolve(an, x);
+  an_type *tx = &an->t[x];
+  if (tx->state == 1 || tx->super >= 0 || above(an, x, t)) return;
+  tx->super = (int32_t)t;
 }
 
 int cr_an__cpclass(cr_an *an, uint32_t id, cr_diag *d) {

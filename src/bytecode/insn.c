@@ -521,6 +521,7 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
     for (; b->ninsn < k; b->ninsn++) {
       cr_insn *i = &v[b->ninsn];
       i->off = off;
+      i->orig = off + 1;
       i->id = b->ninsn;
       i->prev = b->ninsn ? i - 1 : NULL;
       i->next = b->ninsn + 1 < total ? i + 1 : NULL;

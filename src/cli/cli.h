@@ -51,13 +51,20 @@ typedef struct cli_opts {
   const char *emit_summary; /* --emit-summary FILE */
   int print_policy;         /* --print-policy */
   int stress;               /* --stress-probes (test only) */
+  int n2b;                  /* --n2b-wrappers */
+  int closure;              /* follow manifest Class-Path (-1: by mode) */
 } cli_opts;
 
-/* One entry to process: input 'in', entry index 'idx', output unit. */
+/* One entry to process: input 'in', entry index 'idx', output unit;
+** 'data' (owned by the plan), when set, replaces the entry's bytes. */
 typedef struct cli_task {
   cr_input *in;
+  uint32_t input;       /* index of 'in' among the inputs: its classes'
+                           'order >> 32' in the hierarchy */
   size_t idx;
   size_t unit;
+  uint8_t *data;
+  size_t len;
 } cli_task;
 
 /* One output file and the range of tasks that fill it, in order. */
@@ -75,6 +82,13 @@ typedef struct cli_plan {
   size_t nunits;
 } cli_plan;
 
+/*
+** Is 'module' (an entry's module, NULL outside jimages and jmods) one whose
+** packages the JVM's boot layer owns? Every module of a JDK image except
+** the incubator ones (jdk.incubator.*), which resolve only on request.
+*/
+int cli_jdk_module(const char *module);
+
 /* Statistics gathered by the run. */
 typedef struct cli_stats {
   size_t entries, classes, lenient_copies, skipped_dups;
@@ -83,6 +97,7 @@ typedef struct cli_stats {
   size_t xf_classes;        /* classes instrumented */
   size_t xf_methods;        /* ESI + OSI bodies, wrappers and twins */
   size_t xf_sites;          /* call sites rewritten */
+  size_t jdk_pkg_copies;    /* classes in JDK packages left unchanged */
 } cli_stats;
 
 /*
@@ -148,6 +163,96 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
 int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
                       cr_diag *d);
 void cli_whole_free(cli_whole *w);
+
+/*
+** Manifest Class-Path (manifest.c). A jar's manifest may name more jars
+** (space-separated URLs relative to the jar, or absolute); the JVM puts
+** each, then what its own manifest names, right after the jar on the
+** class path, and ignores entries it cannot open.
+*/
+typedef struct cli_cpref {
+  char *token;          /* as written in the manifest */
+  char *path;           /* the absolute path it names; NULL if the JVM */
+  const char *why;      /*   does not follow it: why, if worth a warning */
+} cli_cpref;
+
+/* The manifest facts of one jar. Transparent. */
+typedef struct cli_jarmf {
+  size_t entry;         /* index of the manifest entry; SIZE_MAX if none */
+  int has_cp;           /* it has a Class-Path header */
+  cli_cpref *refs;      /* its entries, in order */
+  size_t nrefs;
+} cli_jarmf;
+
+/*
+** Read the manifest of 'in' (jars only; nothing for other kinds) and
+** resolve its Class-Path against 'base', the absolute path the JVM knows
+** the jar by. Errors name the entry.
+*/
+int cli_jarmf_read(cli_jarmf *out, cr_input *in, const char *base,
+                   cr_diag *d);
+void cli_jarmf_free(cli_jarmf *m);
+/*
+** The manifest of 'in' with its Class-Path value replaced by 'value'
+** (header removed when empty), every other byte kept: malloc'd in '*out'.
+*/
+int cli_jarmf_rewrite(const cli_jarmf *m, cr_input *in, const char *value,
+                      uint8_t **out, size_t *outlen, cr_diag *d);
+/* Append 'path' to 'b' as a URL path (%XX where a URL needs it). */
+void cli_url_path(cr_buf *b, const char *path);
+
+/* What is known of one opened input. Transparent. */
+typedef struct cli_inmeta {
+  cli_jarmf mf;         /* manifest facts (jars, when asked for) */
+  const char *via;      /* the jar whose manifest named it first (path
+                           owned by that input); NULL: the command line */
+  int named;            /* given on the command line */
+  int mf_read;          /* 'mf' holds the manifest facts */
+  uint64_t dev, ino;    /* identity of the file; 0, 0 if unknown */
+} cli_inmeta;
+
+/*
+** A list of opened inputs in class-path order. Files are told apart by
+** device and inode, so a jar reached twice (also through a symbolic link)
+** is listed once. 'v[i]' may be NULL in a list inputs are taken from.
+** Transparent.
+*/
+typedef struct cli_inputs {
+  cr_input **v;
+  cli_inmeta *m;
+  size_t n, cap;
+} cli_inputs;
+
+/* Append 'in' (now owned by 'set'; closed on failure); CR_ENOMEM. */
+int cli_inputs_push(cli_inputs *set, cr_input *in, const char *via,
+                    cr_diag *d);
+/* Index of the input that is file 'path' in 'set', or -1. */
+long cli_inputs_find(const cli_inputs *set, const char *path);
+void cli_inputs_free(cli_inputs *set);   /* closes every input */
+
+/* How a list is built from the command line's inputs. */
+typedef struct cli_closure {
+  cli_inputs *named;        /* opened command-line inputs, taken from */
+  const cli_inputs *skip;   /* files a manifest never adds (--classpath) */
+  int follow;               /* follow manifests */
+  int want_mf;              /* read manifest facts even without following */
+  const cli_opts *o;
+} cli_closure;
+
+/*
+** Move command-line input 'j' of 'c->named' to 'set' (unless that file is
+** there already) and, when following, then the jars its
+** manifest names, depth first, each once, in the JVM's order: a jar named
+** by a manifest that is also a command-line input is placed there, under
+** its own name. A manifest's entry the JVM would not open (a missing
+** file, a folder, not a jar) is skipped with a warning (with -v for a
+** missing file). Limits are set on every input opened.
+*/
+int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j, cr_diag *d);
+/* Read the manifest of input 'i' of 'src' (once) and add the jars it
+** names, and theirs, to 'dst' (which may be 'src'), as above. */
+int cli_inputs_follow(cli_inputs *src, size_t i, cli_inputs *dst,
+                      cli_closure *c, cr_diag *d);
 
 /* A file written under a temporary name and renamed when complete. */
 typedef struct cli_afile {

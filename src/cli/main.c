@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +35,11 @@ static const char usage_text[] =
     "Without a mode, instrument the inputs for complete calling-context\n"
     "profiling (CCCP): the classes of the inputs are rewritten, those of\n"
     "--classpath and the JDK are libraries profiled at their call sites.\n"
+    "With -o DIR, the jars that an input's manifest names (Class-Path)\n"
+    "are inputs too, and the output manifests name the rewritten copies\n"
+    "(with -o FILE.jar they are libraries). Classes of packages that the\n"
+    "JDK's modules own (javax.xml in xml-apis.jar, say) are never loaded\n"
+    "from jars: they are copied unchanged.\n"
     "The runtime cccp-rt.jar is copied next to the output and the JVM\n"
     "options go to OUTPUT.args (-o FILE) or DIR/cccp.args (-o DIR):\n"
     "  java @app.inst.jar.args -cp app.inst.jar Main\n"
@@ -52,6 +58,13 @@ static const char usage_text[] =
     "                         decide which methods are overloadable and\n"
     "                         wrappable; no -o needed (see --report)\n"
     "\n"
+    "Instrumentation:\n"
+    "      --n2b-wrappers     overloadable methods become N2B wrappers of\n"
+    "                         their twins (smaller classes) instead of\n"
+    "                         instrumented copies; closed world only: stack\n"
+    "                         traces gain a frame, and classes made at run\n"
+    "                         time or not rewritten must not override them\n"
+    "\n"
     "Inputs and output:\n"
     "      --jdk PATH         read every module of the JDK at PATH (a JDK\n"
     "                         home or its lib/modules file); needs -o DIR\n"
@@ -64,6 +77,11 @@ static const char usage_text[] =
     "      --classpath PATHS  jars, jmods, directories or JDK images (':'-\n"
     "                         separated, repeatable) whose classes complete\n"
     "                         the hierarchy but are not rewritten (library)\n"
+    "      --no-manifest-closure\n"
+    "                         read no manifest's Class-Path: the jars the\n"
+    "                         inputs' manifests name are not even libraries\n"
+    "      --manifest-closure rewrite those jars too, whatever -o and the\n"
+    "                         mode (default: with -o DIR and --analyze)\n"
     "      --policy FILE      add or remove policy entries (XML, repeatable)\n"
     "      --print-policy     print the effective policy and exit\n"
     "      --report FILE.xml  write the analysis of every input class\n"
@@ -174,6 +192,9 @@ static void unit_name(char *out, size_t outsz, const cr_input *in,
 typedef struct planner {
   cli_plan p;
   size_t tcap, ucap;
+  cli_names reserved;     /* -o DIR: outputs of command-line inputs */
+  const char *dup_first;  /* first duplicate entry of the current input */
+  size_t ndup;            /* and how many there are */
 } planner;
 
 static cli_unit *add_unit(planner *pl, const char *path, const char *label) {
@@ -190,7 +211,7 @@ static cli_unit *add_unit(planner *pl, const char *path, const char *label) {
 }
 
 static void add_task(planner *pl, cli_names *names, cli_stats *st,
-                     cr_input *in, size_t idx, const char *unit_path) {
+                     cr_input *in, int input, size_t idx) {
   cr_entry_info info;
   cr_input_info(in, idx, &info);
   int fresh = cli_names_add(names, info.name);
@@ -200,8 +221,7 @@ static void add_task(planner *pl, cli_names *names, cli_stats *st,
   }
   if (!fresh) {
     if (!info.is_dir) {
-      cli_warn("%s: %s: duplicate entry in %s, first one kept",
-               cr_input_path(in), info.name, unit_path);
+      if (!pl->ndup++) pl->dup_first = info.name;
       st->skipped_dups++;
     }
     return;
@@ -211,22 +231,66 @@ static void add_task(planner *pl, cli_names *names, cli_stats *st,
     pl->p.tasks = xrealloc(pl->p.tasks, pl->tcap * sizeof *pl->p.tasks);
   }
   cli_task *t = &pl->p.tasks[pl->p.ntasks++];
+  memset(t, 0, sizeof *t);
   t->in = in;
+  t->input = (uint32_t)input;
   t->idx = idx;
   t->unit = pl->p.nunits - 1;
   pl->p.units[t->unit].count++;
 }
 
-/* Start the output unit for 'in' (or one module of it) inside -o DIR. */
-static void open_dir_unit(planner *pl, cli_names *names, const cli_opts *o,
+/* One warning for the duplicate entries of input 'in' left out of
+** 'unit_path' (the first ones are kept). */
+static void flush_dups(planner *pl, const cr_input *in,
+                       const char *unit_path) {
+  if (pl->ndup == 1)
+    cli_warn("%s: %s: duplicate entry in %s, first one kept",
+             cr_input_path(in), pl->dup_first, unit_path);
+  else if (pl->ndup > 1)
+    cli_warn("%s: %s: duplicate entry in %s, and %zu more: first ones kept",
+             cr_input_path(in), pl->dup_first, unit_path, pl->ndup - 1);
+  pl->ndup = 0;
+}
+
+static int unit_taken(const planner *pl, const char *path) {
+  for (size_t u = 0; u < pl->p.nunits; u++)
+    if (strcmp(pl->p.units[u].path, path) == 0) return 1;
+  return 0;
+}
+
+/* The output path of 'in' (or one module of it) inside -o DIR. */
+static void dir_unit_path(char *path, size_t n, const cli_opts *o,
                           const cr_input *in, const char *module) {
+  char name[PATH_MAX];
+  unit_name(name, sizeof name, in, module);
+  snprintf(path, n, "%s%s%s", o->output, ends_with(o->output, "/") ? "" : "/",
+           name);
+}
+
+/*
+** Start the output unit for 'in' (or one module of it) inside -o DIR. Two
+** inputs named alike are a usage error, unless the later one was found
+** through a manifest ('renamable'): it becomes NAME-2.jar (-3, ...), a
+** name no other output has or will have ('pl->reserved').
+*/
+static void open_dir_unit(planner *pl, cli_names *names, const cli_opts *o,
+                          const cr_input *in, const char *module,
+                          int renamable) {
   char name[PATH_MAX], path[PATH_MAX * 2];
   unit_name(name, sizeof name, in, module);
-  snprintf(path, sizeof path, "%s%s%s", o->output,
-           ends_with(o->output, "/") ? "" : "/", name);
-  for (size_t u = 0; u < pl->p.nunits; u++)
-    if (strcmp(pl->p.units[u].path, path) == 0)
-      usage_error("two inputs would both be written to '%s'", path);
+  const char *sep = ends_with(o->output, "/") ? "" : "/";
+  snprintf(path, sizeof path, "%s%s%s", o->output, sep, name);
+  if (unit_taken(pl, path) && !renamable)
+    usage_error("two inputs would both be written to '%s'", path);
+  char base[PATH_MAX];
+  snprintf(base, sizeof base, "%s", name);
+  size_t stem = ends_with(base, ".jar") ? strlen(base) - 4 : strlen(base);
+  for (int k = 2; unit_taken(pl, path) ||
+                  (renamable && pl->reserved.n &&
+                   cli_names_add(&pl->reserved, path) == 0); k++) {
+    snprintf(name, sizeof name, "%.*s-%d%s", (int)stem, base, k, base + stem);
+    snprintf(path, sizeof path, "%s%s%s", o->output, sep, name);
+  }
   cli_unit *u = add_unit(pl, path, NULL);
   u->label = xstrdup(name);
   cli_names_free(names);
@@ -237,6 +301,83 @@ static int same_file(const char *a, const char *b) {
   struct stat sa, sb;
   return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
+}
+
+static void free_plan(cli_plan *p) {
+  for (size_t u = 0; u < p->nunits; u++) {
+    cr_free(p->units[u].path);
+    cr_free((void *)p->units[u].label);
+  }
+  for (size_t t = 0; t < p->ntasks; t++) cr_free(p->tasks[t].data);
+  cr_free(p->units);
+  cr_free(p->tasks);
+}
+
+/*
+** The Class-Path value an output jar needs, for input 'i' written to unit
+** 'ui': an entry naming an input of this run names that input's output
+** instead (by its file name: every output is in the same folder), or is
+** dropped when the input went into this same jar; a relative entry naming
+** anything else (missing, a --classpath jar) becomes the absolute path it
+** named from the input's place, so that the output sees what the input
+** saw; absolute entries and entries the JVM does not follow stay. The
+** tokens go to 'b' (space-separated), 'changed' says whether any did.
+*/
+static void new_classpath(cr_buf *b, int *changed, const cli_inputs *set,
+                          size_t i, size_t ui, const cli_plan *p,
+                          const size_t *unit_of) {
+  const cli_jarmf *m = &set->m[i].mf;
+  *changed = 0;
+  for (size_t k = 0; k < m->nrefs; k++) {
+    const cli_cpref *r = &m->refs[k];
+    size_t at = b->len;
+    if (b->len) cr_buf_u1(b, ' ');
+    long j = r->path ? cli_inputs_find(set, r->path) : -1;
+    const char *t = r->token;
+    int absolute = t[0] == '/' || (strncasecmp(t, "file:", 5) == 0 &&
+                                   t[5] == '/');
+    if (j >= 0 && unit_of[j] == ui) {
+      b->len = at;                          /* merged into this jar */
+      *changed = 1;
+    } else if (j >= 0) {
+      char buf[PATH_MAX];
+      cli_url_path(b, base_name(p->units[unit_of[j]].path, buf, sizeof buf));
+      *changed = 1;
+    } else if (r->path && !absolute) {
+      cli_url_path(b, r->path);
+      *changed = 1;
+    } else {
+      cr_buf_put(b, t, strlen(t));
+    }
+  }
+  cr_buf_u1(b, 0);
+}
+
+/* Give the manifest task of every jar input whose Class-Path must change
+** its new bytes. */
+static int plan_manifests(cli_plan *p, const cli_inputs *set,
+                          const size_t *unit_of, cr_diag *d) {
+  for (size_t t = 0; t < p->ntasks; t++) {
+    cli_task *task = &p->tasks[t];
+    cr_entry_info info;
+    cr_input_info(task->in, task->idx, &info);
+    if (strcasecmp(info.name, "META-INF/MANIFEST.MF") != 0) continue;
+    size_t i = 0;
+    while (i < set->n && set->v[i] != task->in) i++;
+    if (i == set->n || !set->m[i].mf.has_cp || set->m[i].mf.entry != task->idx)
+      continue;
+    cr_buf b;
+    cr_buf_init(&b);
+    int changed;
+    new_classpath(&b, &changed, set, i, task->unit, p, unit_of);
+    int rc = b.err ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory") : 0;
+    if (rc == 0 && changed)
+      rc = cli_jarmf_rewrite(&set->m[i].mf, task->in, (const char *)b.data,
+                             &task->data, &task->len, d);
+    cr_buf_free(&b);
+    if (rc) return rc;
+  }
+  return 0;
 }
 
 static double now(void) {
@@ -285,12 +426,9 @@ static int print_policy(const cli_opts *o) {
   return rc ? EXIT_OUTPUT : EXIT_OK;
 }
 
-static void close_all(cr_input **ins, size_t nins, cr_input **cp,
-                      size_t ncp, cli_opts *o) {
-  for (size_t i = 0; i < nins; i++) cr_input_close(ins[i]);
-  for (size_t i = 0; i < ncp; i++) cr_input_close(cp[i]);
-  cr_free(ins);
-  cr_free(cp);
+static void close_all(cli_inputs *ins, cli_inputs *cp, cli_opts *o) {
+  if (ins) cli_inputs_free(ins);
+  if (cp) cli_inputs_free(cp);
   cr_free((void *)o->classpath);
   cr_free((void *)o->policies);
   cr_free((void *)o->summaries);
@@ -301,7 +439,8 @@ int main(int argc, char **argv) {
   enum {
     OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
     OPT_MAXENTRY, OPT_CLASSPATH, OPT_POLICY, OPT_PRINT_POLICY, OPT_REPORT,
-    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP
+    OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP,
+    OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -310,6 +449,7 @@ int main(int argc, char **argv) {
       {"analyze", no_argument, NULL, OPT_ANALYZE},
       {"reencode", no_argument, NULL, OPT_REENCODE},
       {"stress-probes", no_argument, NULL, OPT_STRESS},
+      {"n2b-wrappers", no_argument, NULL, OPT_N2B},
       {"classpath", required_argument, NULL, OPT_CLASSPATH},
       {"policy", required_argument, NULL, OPT_POLICY},
       {"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
@@ -319,6 +459,8 @@ int main(int argc, char **argv) {
       {"jdk", required_argument, NULL, OPT_JDK},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
+      {"manifest-closure", no_argument, NULL, OPT_CLOSURE},
+      {"no-manifest-closure", no_argument, NULL, OPT_NO_CLOSURE},
       {"max-entry-size", required_argument, NULL, OPT_MAXENTRY},
       {"level", required_argument, NULL, 'l'},
       {"jobs", required_argument, NULL, 'j'},
@@ -331,6 +473,7 @@ int main(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.max_entry = CR_DEFAULT_MAX_ENTRY;
   o.level = 1;
+  o.closure = -1;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
 
@@ -371,6 +514,9 @@ int main(int argc, char **argv) {
       o.output = optarg;
       break;
     case OPT_LENIENT: o.lenient = 1; break;
+    case OPT_N2B: o.n2b = 1; break;
+    case OPT_CLOSURE: o.closure = 1; break;
+    case OPT_NO_CLOSURE: o.closure = 0; break;
     case OPT_CLASSPATH:
       for (char *p = optarg, *tok; (tok = strsep(&p, ":"));)
         if (*tok) push(&o.classpath, &o.nclasspath, tok);
@@ -408,7 +554,7 @@ int main(int argc, char **argv) {
   }
   if (o.print_policy) {
     int rc = print_policy(&o);
-    close_all(NULL, 0, NULL, 0, &o);
+    close_all(NULL, NULL, &o);
     return rc;
   }
   if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
@@ -430,64 +576,130 @@ int main(int argc, char **argv) {
                 "not '%s'", o.output);
   if (o.jdk && o.output) out_is_dir = 1;
 
-  /* Open every input. */
-  int ninputs = argc - optind + (o.jdk ? 1 : 0);
-  cr_input **ins = cr_calloc((size_t)ninputs, sizeof *ins);
-  cr_input **cp = cr_calloc(o.nclasspath ? o.nclasspath : 1, sizeof *cp);
-  if (!ins || !cp) {
-    fputs("cccp-rewrite: out of memory\n", stderr);
-    return EXIT_OUTPUT;
-  }
+  /* Open every input, with the jars their manifests name (depth first,
+  ** each once, as the JVM orders its class path). Class-path entries are
+  ** opened first: a jar given there stays a library even when an input's
+  ** manifest names it. By default the jars the manifests name are inputs
+  ** when instrumenting into a folder (one jar per input) and when
+  ** analysing; instrumenting into one jar, they are libraries, as merged
+  ** jars would lose their own META-INF/services files and signatures. */
+  int follow = o.closure >= 0 ? o.closure
+               : (o.mode == MODE_CCCP && out_is_dir) || o.mode == MODE_ANALYZE;
+  int follow_lib = o.closure != 0 && (follow || o.mode == MODE_CCCP);
+  int want_mf = o.mode == MODE_CCCP;
+  cli_inputs inset, cpset;
+  memset(&inset, 0, sizeof inset);
+  memset(&cpset, 0, sizeof cpset);
 /* Release what is open and leave with 'code' (every early exit). */
 #define LEAVE(code)                                             \
   do {                                                          \
-    close_all(ins, (size_t)ninputs, cp, o.nclasspath, &o);      \
+    close_all(&inset, &cpset, &o);                              \
     return (code);                                              \
   } while (0)
   cr_diag d;
   cr_diag_clear(&d);
-  int k = 0, status = EXIT_OK;
-  if (o.jdk) {
-    char img[PATH_MAX];
-    if (cr_jdk_modules_path(img, sizeof img, o.jdk, &d) ||
-        cr_input_open(&ins[k], img, &d)) {
-      cr_diag_where(&d, o.jdk, NULL);
-      cli_error_diag(&d);
-      LEAVE(EXIT_INPUT);
-    }
-    k++;
-  }
-  for (int i = optind; i < argc; i++, k++) {
-    if (cr_input_open(&ins[k], argv[i], &d)) {
-      cr_diag_where(&d, argv[i], NULL);
-      cli_error_diag(&d);
-      LEAVE(EXIT_INPUT);
-    }
-  }
-  /* The hierarchy pass reads every class that the rewrite reads again:
-  ** it keeps them for it, as long as the inputs fit in KEEP_MAX in all. */
-  uint64_t keep_left = o.mode == MODE_REENCODE || o.mode == MODE_CCCP
-                           ? KEEP_MAX : 0;
-  for (int i = 0; i < ninputs; i++) {
-    cr_input_set_limits(ins[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
-    uint64_t n = cr_input_total(ins[i]);
-    if (n <= keep_left) {
-      cr_input_set_keep(ins[i], n);
-      keep_left -= n;
-    }
-  }
+  int status = EXIT_OK;
   for (size_t i = 0; i < o.nclasspath; i++) {
     char img[PATH_MAX];
     const char *path = o.classpath[i];
     cr_diag_clear(&d);
     if (cr_jdk_modules_path(img, sizeof img, path, &d) == 0) path = img;
     cr_diag_clear(&d);
-    if (cr_input_open(&cp[i], path, &d)) {
+    cr_input *cin;
+    if (cr_input_open(&cin, path, &d)) {
       cr_diag_where(&d, o.classpath[i], NULL);
       cli_error_diag(&d);
       LEAVE(EXIT_INPUT);
     }
-    cr_input_set_limits(cp[i], o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    cr_input_set_limits(cin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    if (cli_inputs_push(&cpset, cin, NULL, &d)) {
+      cli_error_diag(&d);
+      LEAVE(EXIT_OUTPUT);
+    }
+  }
+  size_t ncp_named = cpset.n;
+  if (o.jdk) {
+    char img[PATH_MAX];
+    cr_input *jin;
+    if (cr_jdk_modules_path(img, sizeof img, o.jdk, &d) ||
+        cr_input_open(&jin, img, &d)) {
+      cr_diag_where(&d, o.jdk, NULL);
+      cli_error_diag(&d);
+      LEAVE(EXIT_INPUT);
+    }
+    cr_input_set_limits(jin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    if (cli_inputs_push(&inset, jin, NULL, &d)) {
+      cli_error_diag(&d);
+      LEAVE(EXIT_OUTPUT);
+    }
+  }
+  cli_inputs named;
+  memset(&named, 0, sizeof named);
+  for (int i = optind; i < argc; i++) {
+    cr_input *nin;
+    if (cr_input_open(&nin, argv[i], &d)) {
+      cr_diag_where(&d, argv[i], NULL);
+      cli_error_diag(&d);
+      cli_inputs_free(&named);
+      LEAVE(EXIT_INPUT);
+    }
+    cr_input_set_limits(nin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    if (cli_inputs_push(&named, nin, NULL, &d)) {
+      cli_error_diag(&d);
+      cli_inputs_free(&named);
+      LEAVE(EXIT_OUTPUT);
+    }
+  }
+  cli_closure clo = {&named, &cpset, follow, want_mf, &o};
+  for (size_t j = 0; j < named.n; j++)
+    if (cli_inputs_place(&inset, &clo, j, &d)) {
+      cli_error_diag(&d);
+      cli_inputs_free(&named);
+      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+    }
+  cli_inputs_free(&named);    /* what is left: files given twice */
+  /* the jars the libraries' manifests name are libraries, and so are
+  ** those of the inputs' when they are not inputs themselves */
+  cli_closure cpclo = {NULL, &inset, 1, 0, &o};
+  for (size_t i = 0; follow_lib && !follow && i < inset.n; i++)
+    if (cli_inputs_follow(&inset, i, &cpset, &cpclo, &d)) {
+      cli_error_diag(&d);
+      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+    }
+  size_t nlib_mf = cpset.n - ncp_named;   /* libraries the inputs name */
+  for (size_t i = 0; follow_lib && i < ncp_named; i++)
+    if (cli_inputs_follow(&cpset, i, &cpset, &cpclo, &d)) {
+      cli_error_diag(&d);
+      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+    }
+  cr_input **ins = inset.v, **cp = cpset.v;
+  int ninputs = (int)inset.n;
+  if (nlib_mf && o.verbose >= 0)
+    fprintf(stderr, "cccp-rewrite: note: the %zu jar%s that the inputs' "
+            "manifests name %s libraries, used uninstrumented where %s "
+            "(-o DIR/ or --manifest-closure instruments them too)\n",
+            nlib_mf, nlib_mf == 1 ? "" : "s",
+            nlib_mf == 1 ? "is a" : "are", nlib_mf == 1 ? "it is" : "they are");
+  if (o.verbose > 0)
+    for (size_t i = 0; i < inset.n + cpset.n; i++) {
+      const char *via = i < inset.n ? inset.m[i].via
+                                    : cpset.m[i - inset.n].via;
+      cr_input *in = i < inset.n ? ins[i] : cp[i - inset.n];
+      if (via)
+        fprintf(stderr, "cccp-rewrite: %s (named by the manifest of %s)%s\n",
+                cr_input_path(in), via,
+                i < inset.n ? "" : ": library");
+    }
+  /* The hierarchy pass reads every class that the rewrite reads again:
+  ** it keeps them for it, as long as the inputs fit in KEEP_MAX in all. */
+  uint64_t keep_left = o.mode == MODE_REENCODE || o.mode == MODE_CCCP
+                           ? KEEP_MAX : 0;
+  for (int i = 0; i < ninputs; i++) {
+    uint64_t n = cr_input_total(ins[i]);
+    if (n <= keep_left) {
+      cr_input_set_keep(ins[i], n);
+      keep_left -= n;
+    }
   }
 
   /* Whole-program facts, when the mode or an option needs them. */
@@ -503,7 +715,7 @@ int main(int argc, char **argv) {
     LEAVE(EXIT_INPUT);
   }
   if (need_whole) {
-    if (cli_whole_build(&o, ins, (size_t)ninputs, cp, o.nclasspath, &whole,
+    if (cli_whole_build(&o, ins, (size_t)ninputs, cp, cpset.n, &whole,
                         &status, &d)) {
       cli_error_diag(&d);
       LEAVE(status);
@@ -513,7 +725,7 @@ int main(int argc, char **argv) {
     int rc = cli_whole_outputs(&o, &whole, &status, &d);
     if (rc) cli_error_diag(&d);
     cli_whole_free(&whole);
-    close_all(ins, (size_t)ninputs, cp, o.nclasspath, &o);
+    close_all(&inset, &cpset, &o);
     return rc ? status : EXIT_OK;
   }
 
@@ -530,50 +742,86 @@ int main(int argc, char **argv) {
   }
 
   /* Build the plan. */
+  int rc = 0;
   planner pl;
   memset(&pl, 0, sizeof pl);
   cli_stats st;
   memset(&st, 0, sizeof st);
   cli_names names;
   memset(&names, 0, sizeof names);
+  /* unit_of[i]: the output unit of input i (jar inputs have one) */
+  size_t *unit_of = cr_calloc((size_t)ninputs + 1, sizeof *unit_of);
+  if (!unit_of) {
+    fputs("cccp-rewrite: out of memory\n", stderr);
+    LEAVE(EXIT_OUTPUT);
+  }
   if (!out_is_dir) {
     char label[PATH_MAX];
     cli_unit *u = add_unit(&pl, o.output, NULL);
     u->single_class = single_class;
     u->label = xstrdup(base_name(o.output, label, sizeof label));
-    for (int i = 0; i < ninputs; i++)
+    for (int i = 0; i < ninputs; i++) {
       for (size_t e = 0, n = cr_input_count(ins[i]); e < n; e++)
-        add_task(&pl, &names, &st, ins[i], e, o.output);
+        add_task(&pl, &names, &st, ins[i], i, e);
+      flush_dups(&pl, ins[i], o.output);
+    }
   } else {
+    /* command-line inputs keep their names; closure jars give way */
+    for (int i = 0; i < ninputs; i++)
+      if (inset.m[i].named && cr_input_kind_of(ins[i]) != CR_IN_JIMAGE) {
+        char path[PATH_MAX * 2];
+        dir_unit_path(path, sizeof path, &o, ins[i], NULL);
+        if (cli_names_add(&pl.reserved, path) < 0) {
+          fputs("cccp-rewrite: out of memory\n", stderr);
+          LEAVE(EXIT_OUTPUT);
+        }
+      }
     for (int i = 0; i < ninputs; i++) {
       size_t n = cr_input_count(ins[i]);
       int per_module = cr_input_kind_of(ins[i]) == CR_IN_JIMAGE;
       const char *cur = NULL;
-      if (!per_module) open_dir_unit(&pl, &names, &o, ins[i], NULL);
+      if (!per_module)
+        open_dir_unit(&pl, &names, &o, ins[i], NULL, !inset.m[i].named);
+      unit_of[i] = pl.p.nunits ? pl.p.nunits - 1 : 0;
       for (size_t e = 0; e < n; e++) {
         cr_entry_info info;
         cr_input_info(ins[i], e, &info);
         if (per_module && (!cur || strcmp(cur, info.module) != 0)) {
+          if (cur) flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
           cur = info.module;
-          open_dir_unit(&pl, &names, &o, ins[i], cur);
+          open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
         }
-        add_task(&pl, &names, &st, ins[i], e,
-                 pl.p.units[pl.p.nunits - 1].path);
+        add_task(&pl, &names, &st, ins[i], i, e);
       }
+      if (pl.p.nunits)
+        flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
     }
   }
   cli_names_free(&names);
+  cli_names_free(&pl.reserved);
 
-  /* Never overwrite an input. */
+  /* Never overwrite an input or a class-path entry. */
   for (size_t u = 0; u < pl.p.nunits; u++)
-    for (int i = 0; i < ninputs; i++)
-      if (same_file(pl.p.units[u].path, cr_input_path(ins[i])))
+    for (size_t i = 0; i < inset.n + cpset.n; i++)
+      if (same_file(pl.p.units[u].path, cr_input_path(
+                        i < inset.n ? ins[i] : cp[i - inset.n])))
         usage_error("refusing to overwrite input '%s'", pl.p.units[u].path);
+
+  /* Output manifests name the rewritten copies of the jars they name. */
+  if (o.mode == MODE_CCCP &&
+      (rc = plan_manifests(&pl.p, &inset, unit_of, &d))) {
+    cli_error_diag(&d);
+    free_plan(&pl.p);
+    cr_free(unit_of);
+    cli_whole_free(&whole);
+    LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+  }
+  cr_free(unit_of);
 
   double t0 = now();
   cr_typeinfo ti;
   if (whole.h) ti = cr_hier_typeinfo(whole.h);
-  int rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, &st, &status,
+  rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, &st, &status,
                    &d);
   if (rc == 0 && o.mode == MODE_CCCP &&
       (rc = cli_runtime_files(o.output, out_is_dir, &d)))
@@ -607,12 +855,7 @@ int main(int argc, char **argv) {
             out_bytes / 1e6, dt, o.jobs, o.jobs == 1 ? "" : "s");
   }
 
-  for (size_t u = 0; u < pl.p.nunits; u++) {
-    cr_free(pl.p.units[u].path);
-    cr_free((void *)pl.p.units[u].label);
-  }
-  cr_free(pl.p.units);
-  cr_free(pl.p.tasks);
-  close_all(ins, (size_t)ninputs, cp, o.nclasspath, &o);
+  free_plan(&pl.p);
+  close_all(&inset, &cpset, &o);
   return rc ? status : EXIT_OK;
 }

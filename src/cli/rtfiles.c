@@ -108,7 +108,11 @@ int cli_runtime_files(const char *out, int is_dir, cr_diag *d) {
   else snprintf(args, sizeof args, "%s.args", out);
   cli_afile af;
   if ((rc = cli_atomic_open(&af, args, d))) return rc;
+  /* the runtime on the boot class path, and its agent, which hides what
+  ** the rewriter adds from reflection */
   fputs("-Xbootclasspath/a:", af.f);
+  put_token(af.f, jar);
+  fputs("\n-javaagent:", af.f);
   put_token(af.f, jar);
   fputc('\n', af.f);
   if (ferror(af.f)) {

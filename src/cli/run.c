@@ -29,12 +29,21 @@ typedef struct slot {
   int input_side;       /* error came from reading/parsing the input */
   int lenient;          /* class copied through unparsed */
   int is_class;
+  int jdk_pkg;          /* class of a JDK module's package: unchanged */
   cr_zentry *ze;        /* jar units */
   uint8_t *raw;         /* single-class units */
   size_t rawlen;
   uint64_t in_len;
   cr_diag d;
 } slot;
+
+/* Classes of one input left unchanged because a JDK module owns their
+** package: how many, and the first one's entry (for the warning). */
+typedef struct jdkpkg_note {
+  const cr_input *in;
+  const char *first;
+  size_t n;
+} jdkpkg_note;
 
 typedef struct run {
   const cli_opts *o;
@@ -53,6 +62,8 @@ typedef struct run {
   int stop;
   int idle_workers;         /* waiting on cv_work */
   int writer_waiting;       /* the writer waits on cv_done */
+  jdkpkg_note *notes;       /* writer thread only, in plan order */
+  size_t nnotes;
 } run;
 
 static int ends_with(const char *s, const char *suffix) {
@@ -64,7 +75,17 @@ static int ends_with(const char *s, const char *suffix) {
 typedef struct work_ctx {
   run *r;
   const char *file, *entry;
+  uint32_t input;       /* the task's input (see 'cli_task') */
 } work_ctx;
+
+/* The hierarchy as the classes of the worker's input see it (their own
+** definitions of names another input defines too), in 'v'. */
+static const cr_typeinfo *view(const run *r, const work_ctx *w,
+                               cr_hier_view *v, cr_typeinfo *ti) {
+  if (!r->h) return r->ti;
+  *ti = cr_hier_typeinfo_input(v, r->h, w->input);
+  return ti;
+}
 
 /* Remember a type the frame computation did not find (thread-safe). */
 static void note_missing(void *ctx, const char *name) {
@@ -104,12 +125,15 @@ static void xf_warn(void *ctx, const cr_class *c, const char *msg) {
 static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   cr_xf_opts xo;
   memset(&xo, 0, sizeof xo);
+  cr_hier_view v;
+  cr_typeinfo ti;
   xo.h = r->h;
-  xo.env.ti = r->ti;
+  xo.env.ti = view(r, w, &v, &ti);
   xo.env.missing = note_missing;
   xo.env.ctx = r;
   xo.warn = xf_warn;
   xo.ctx = w;
+  xo.n2b = r->o->n2b;
   int rc = cr_xf_cccp(c, &xo, d);
   if (rc) return rc;
   pthread_mutex_lock(&r->mu);
@@ -125,12 +149,17 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
 ** mode the class is parsed and written back, and the result must equal the
 ** input: the writer is checked on every class it touches. In re-encode
 ** mode every method goes through the instruction IR and gets new frames.
+** When instrumenting, a class in a package that a JDK module defines
+** ('module' is the entry's own module, NULL for a jar) is never loaded by
+** the JVM (JEP 261): it is left as it is ('*out' NULL) and '*jdk_pkg' set.
 */
 static int transform(run *r, work_ctx *w, const uint8_t *in, size_t len,
-                     uint8_t **out, size_t *outlen, cr_diag *d) {
+                     const char *module, uint8_t **out, size_t *outlen,
+                     int *jdk_pkg, cr_diag *d) {
   const cli_opts *o = r->o;
   *out = NULL;
   *outlen = 0;
+  *jdk_pkg = 0;
   if (o->mode != MODE_IDENTITY && o->mode != MODE_REENCODE &&
       o->mode != MODE_CCCP)
     return 0;
@@ -140,10 +169,20 @@ static int transform(run *r, work_ctx *w, const uint8_t *in, size_t len,
   cr_buf b;
   cr_buf_init(&b);
   int rc = cr_cf_parse(&c, a, in, len, d);
+  if (rc == 0 && o->mode == MODE_CCCP && r->h && !cli_jdk_module(module)) {
+    const char *name = cr_cf_this_name(c);
+    if (name && cr_hier_jdk_package(r->h, name)) {
+      *jdk_pkg = 1;
+      cr_arena_free(a);
+      return 0;
+    }
+  }
   if (rc == 0 && o->mode == MODE_REENCODE) {
     cr_reencode_opts ro;
+    cr_hier_view v;
+    cr_typeinfo ti;
     memset(&ro, 0, sizeof ro);
-    ro.env.ti = r->ti;
+    ro.env.ti = view(r, w, &v, &ti);
     ro.env.missing = note_missing;
     ro.env.ctx = r;
     ro.flags = o->stress ? CR_REENCODE_STRESS : 0;
@@ -179,15 +218,23 @@ static void work(run *r, size_t t, slot *s) {
   cr_diag_clear(&s->d);
   cr_input_info(task->in, task->idx, &info);
   s->input_side = 1;
-  if (!info.is_dir) {
+  if (task->data) {                 /* replaced by the plan */
+    if (!(data = cr_malloc(task->len ? task->len : 1))) {
+      s->rc = cr_diag_set(&s->d, CR_ENOMEM, -1, "out of memory");
+      goto out;
+    }
+    memcpy(data, task->data, task->len);
+    len = task->len;
+  } else if (!info.is_dir) {
     s->rc = cr_input_read(task->in, task->idx, &data, &len, &s->d);
     if (s->rc) goto out;
   }
   s->in_len = len;
   s->is_class = !info.is_dir && ends_with(info.name, ".class");
   if (s->is_class) {
-    work_ctx w = {r, cr_input_path(task->in), info.name};
-    s->rc = transform(r, &w, data, len, &out, &outlen, &s->d);
+    work_ctx w = {r, cr_input_path(task->in), info.name, task->input};
+    s->rc = transform(r, &w, data, len, info.module, &out, &outlen,
+                      &s->jdk_pkg, &s->d);
     if (s->rc) cr_diag_where(&s->d, cr_input_path(task->in), info.name);
     if (s->rc && r->o->lenient &&
         (s->rc == CR_EFORMAT || s->rc == CR_EUNSUPPORTED)) {
@@ -210,6 +257,7 @@ static void work(run *r, size_t t, slot *s) {
   } else {
     s->rc = cr_zentry_new_level(&s->ze, info.name, data, len, r->o->level,
                                 &s->d);
+    if (!s->rc) cr_zentry_set_time(s->ze, info.dos_time, info.dos_date);
     /* A name the jar format cannot hold is the input's fault. */
     s->input_side = s->rc == CR_EFORMAT;
     if (s->rc)
@@ -275,6 +323,39 @@ static int write_class_file(const char *path, const uint8_t *data,
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
   }
   return cli_atomic_commit(&af, d);
+}
+
+/* Count a class left unchanged for its JDK package (writer thread). */
+static void note_jdk_pkg(run *r, const cli_task *t) {
+  if (!r->nnotes || r->notes[r->nnotes - 1].in != t->in) {
+    jdkpkg_note *v = cr_realloc(r->notes, (r->nnotes + 1) * sizeof *v);
+    if (!v) return;               /* only a warning is lost */
+    r->notes = v;
+    cr_entry_info info;
+    cr_input_info(t->in, t->idx, &info);
+    r->notes[r->nnotes++] = (jdkpkg_note){t->in, info.name, 0};
+  }
+  r->notes[r->nnotes - 1].n++;
+}
+
+/*
+** One warning per input whose classes were left unchanged for their JDK
+** package, naming one such package (dotted, as Java users write it).
+*/
+static void warn_jdk_pkgs(const run *r) {
+  for (size_t i = 0; i < r->nnotes; i++) {
+    const jdkpkg_note *nt = &r->notes[i];
+    char pkg[512];
+    snprintf(pkg, sizeof pkg, "%s", nt->first);
+    char *slash = strrchr(pkg, '/');
+    if (slash) *slash = '\0';
+    for (char *q = pkg; *q; q++)
+      if (*q == '/') *q = '.';
+    cli_warn("%s: %zu class%s in packages of JDK modules (such as %s) left "
+             "unchanged: from JDK 9 on, the JVM loads those packages from "
+             "the JDK only, never from the class path", cr_input_path(nt->in),
+             nt->n, nt->n == 1 ? "" : "es", pkg);
+  }
 }
 
 static void free_slot(slot *s) {
@@ -358,8 +439,10 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
         cli_warn("%s (copied unchanged)", msg);
         st->lenient_copies++;
       }
+      if (s.jdk_pkg) note_jdk_pkg(&r, &p->tasks[t]);
       st->entries++;
       st->classes += s.is_class;
+      st->jdk_pkg_copies += (size_t)s.jdk_pkg;
       st->bytes_in += s.in_len;
       if (u->single_class) {
         single[ui] = s.raw;
@@ -405,6 +488,7 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
     }
     cr_free(single[ui]);
   }
+  if (rc == 0) warn_jdk_pkgs(&r);
   size_t nmiss = r.missing.n, shown = 0;
   for (size_t i = 0; i < r.missing.cap && shown < 10; i++)
     if (r.missing.slots[i]) {
@@ -419,6 +503,7 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
   pthread_cond_destroy(&r.cv_work);
   pthread_mutex_destroy(&r.mu);
 out:
+  cr_free(r.notes);
   cr_free(single_len);
   cr_free(single);
   cr_free(w);

@@ -47,12 +47,20 @@ static int headers_only(const cli_opts *o) {
   return o->mode == MODE_REENCODE && !o->emit_summary && !o->report;
 }
 
+int cli_jdk_module(const char *module) {
+  return module && strncmp(module, "jdk.incubator.", 14) != 0;
+}
+
 static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
                    cr_diag *d) {
   addctx *x = ctx;
   size_t k = 0;
   while (k < x->nall && x->all[k] != in) k++;
-  return cr_hier_add_class(x->h, c, k < x->ninstr,
+  cr_entry_info info;
+  cr_input_info(in, idx, &info);
+  unsigned kind = (k < x->ninstr ? CR_HIER_INSTRUMENTED : 0) |
+                  (cli_jdk_module(info.module) ? CR_HIER_JDK_MODULE : 0);
+  return cr_hier_add_class(x->h, c, kind,
                            (uint64_t)(x->base + k) << 32 | (uint64_t)idx, d);
 }
 

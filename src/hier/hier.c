@@ -153,14 +153,33 @@ static unsigned static_flags(const cr_hclass *c, const cr_hmethod *m,
 
 /* Does the new definition replace the existing one? */
 static int wins(const cr_hier__cdef *n, const cr_hclass *o) {
+  if (!!n->jdk_module != o->jdk_module) return n->jdk_module;
   if (n->instrumented != o->instrumented) return n->instrumented;
   return n->order < o->order;
+}
+
+/* Remember a hidden definition of 'sym' (caller holds mu). */
+static int shadow(cr_hier *h, hsym *sym, const char *super_name,
+                  uint64_t order, uint16_t access) {
+  hshadow *x = cr_arena_alloc(h->a, sizeof *x);
+  if (!x) return CR_ENOMEM;
+  x->next = sym->shadows;
+  x->super_name = super_name;
+  x->order = order;
+  x->access = access;
+  sym->shadows = x;
+  return 0;
 }
 
 int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
   hsym *sym = SYM(def->name);
   cr_hclass *c = sym->cls;
-  if (c && !wins(def, c)) return 0;
+  if (c && !wins(def, c))
+    return shadow(h, sym, def->super_name, def->order, def->access)
+               ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
+               : 0;
+  if (c && shadow(h, sym, c->super_name, c->order, c->access))
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (!c) {
     c = cr_arena_calloc(h->a, 1, sizeof *c);
     if (!c) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -172,6 +191,7 @@ int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
   c->access = def->access;
   c->instrumented = (uint8_t)!!def->instrumented;
   c->from_summary = (uint8_t)!!def->from_summary;
+  c->jdk_module = (uint8_t)!!def->jdk_module;
   c->order = def->order;
   c->nifaces = def->nifaces;
   if (def->nifaces) {
@@ -238,7 +258,7 @@ static int why_no_string(cr_cpool *cp, uint32_t i) {
   return tag == CR_CP_UTF8 ? CR_ENOMEM : CR_EFORMAT;
 }
 
-int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
+int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
                       uint64_t order, cr_diag *d) {
   if (c->flags & ACC_MODULE) return 0;
   const char *name = cr_cf_this_name(c);
@@ -258,7 +278,8 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, int instrumented,
                : cr_diag_set(d, CR_EFORMAT, -1, "%s: bad superclass entry",
                              name);
   def.access = c->flags;
-  def.instrumented = instrumented;
+  def.instrumented = !!(kind & CR_HIER_INSTRUMENTED);
+  def.jdk_module = !!(kind & CR_HIER_JDK_MODULE);
   def.order = order;
   def.nifaces = c->interfaces.n;
   def.nmethods = c->nmethods;
@@ -460,6 +481,47 @@ const cr_hmethod *cr_hier__declared(const cr_hier *h, const cr_hclass *c,
   }
 }
 
+/* The package part of class name 's' ("a/b" of "a/b/C"), as a length. */
+static size_t pkg_len(const char *s) {
+  const char *slash = strrchr(s, '/');
+  return slash ? (size_t)(slash - s) : 0;
+}
+
+/*
+** JEP 261: a package belongs to one module, and the class loaders look a
+** class of a module's package up in that module only. So a class of the
+** inputs or the class path in a package that a JDK module defines classes
+** in is never loaded (the JDK's own class of that name is, if there is
+** one): it becomes a library class, and the CLI leaves it unchanged.
+** Marks the package symbols and those classes.
+*/
+static int jdk_packages(cr_hier *h) {
+  for (size_t i = 0; i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    size_t n = pkg_len(c->name);
+    if (!c->jdk_module || !n) continue;
+    const char *p = cr_hier__intern(h, c->name, n);
+    if (!p) return CR_ENOMEM;
+    SYM(p)->jdk_pkg = 1;
+  }
+  for (size_t i = 0; i < h->nclasses; i++) {
+    cr_hclass *c = h->sorted[i];
+    if (c->jdk_module || !cr_hier_jdk_package(h, c->name)) continue;
+    c->in_jdk_pkg = 1;
+    c->instrumented = 0;
+    for (uint32_t k = 0; k < c->nmethods; k++)
+      c->methods[k].flags |= CR_HM_LIBRARY;
+  }
+  return 0;
+}
+
+int cr_hier_jdk_package(const cr_hier *h, const char *name) {
+  size_t n = pkg_len(name);
+  if (!h->linked || !n) return 0;
+  hsym *e = lookup(h, name, n, strhash(name, n));
+  return e && e->jdk_pkg;
+}
+
 int cr_hier_link(cr_hier *h, cr_diag *d) {
   if (h->linked) return cr_diag_set(d, CR_EUSAGE, -1, "linked twice");
   int rc = 0;
@@ -471,6 +533,7 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
   h->nclasses = n;
   qsort(h->sorted, n, sizeof *h->sorted, byname);
   h->linked = 1;
+  if (jdk_packages(h)) goto oom;
 
   /* Supertype pointers and missing names. */
   for (size_t i = 0; i < n; i++) {
@@ -650,6 +713,8 @@ const char *cr_hclass_name(const cr_hclass *c) { return c->name; }
 const char *cr_hclass_super(const cr_hclass *c) { return c->super_name; }
 uint16_t cr_hclass_access(const cr_hclass *c) { return c->access; }
 int cr_hclass_instrumented(const cr_hclass *c) { return c->instrumented; }
+int cr_hclass_jdk_module(const cr_hclass *c) { return c->jdk_module; }
+int cr_hclass_in_jdk_package(const cr_hclass *c) { return c->in_jdk_pkg; }
 uint64_t cr_hclass_order(const cr_hclass *c) { return c->order; }
 const cr_hclass *cr_hier_cycle_class(const cr_hier *h) { return h->cycle; }
 int cr_hclass_complete(const cr_hclass *c) { return c->complete; }
@@ -903,5 +968,38 @@ static int ti_lookup(void *ctx, const char *name, const char **super,
 
 cr_typeinfo cr_hier_typeinfo(const cr_hier *h) {
   cr_typeinfo t = {(void *)h, ti_lookup};
+  return t;
+}
+
+/* 'ti_lookup', but the definition of the view's input where the
+** hierarchy keeps another one. */
+static int ti_lookup_input(void *ctx, const char *name, const char **super,
+                           int *is_interface) {
+  const cr_hier_view *v = ctx;
+  const char *interned = cr_hier__find(v->h, name);
+  const hsym *sym = interned ? SYM(interned) : NULL;
+  const cr_hclass *c = sym ? sym->cls : NULL;
+  if (c && (c->order >> 32) != v->input) {
+    const hshadow *best = NULL;
+    for (const hshadow *x = sym->shadows; x; x = x->next)
+      if ((x->order >> 32) == v->input && (!best || x->order < best->order))
+        best = x;
+    if (best) {
+      *super = best->super_name;
+      *is_interface = (best->access & ACC_INTERFACE) != 0;
+      return 0;
+    }
+  }
+  if (!c) return CR_ENOTFOUND;
+  *super = c->super_name;
+  *is_interface = is_iface(c) ? 1 : 0;
+  return 0;
+}
+
+cr_typeinfo cr_hier_typeinfo_input(cr_hier_view *v, const cr_hier *h,
+                                   uint32_t input) {
+  v->h = h;
+  v->input = input;
+  cr_typeinfo t = {v, ti_lookup_input};
   return t;
 }

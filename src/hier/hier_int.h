@@ -14,11 +14,22 @@
 ** An interned string. Names are compared by the address of 's'; the
 ** symbol of a class name also points to the class.
 */
+/* A definition of a class name that another one of higher precedence
+** hides (see 'cr_hier_add_class'): what an input-aware typeinfo needs. */
+typedef struct hshadow {
+  struct hshadow *next;
+  const char *super_name;       /* interned; NULL for none */
+  uint64_t order;
+  uint16_t access;
+} hshadow;
+
 typedef struct hsym {
   uint32_t hash, len;
   cr_hclass *cls;               /* class of this name, or NULL */
+  hshadow *shadows;             /* hidden definitions of it, if any */
   uint32_t idx;                 /* scratch: string-table index on save */
   uint8_t missing;              /* recorded as a missing supertype */
+  uint8_t jdk_pkg;              /* a package a JDK module defines */
   char s[];                     /* NUL-terminated */
 } hsym;
 
@@ -50,6 +61,8 @@ struct cr_hclass {
   uint32_t nifaces;
   uint16_t access;
   uint8_t instrumented, from_summary;
+  uint8_t jdk_module;           /* defined by a module of the JDK */
+  uint8_t in_jdk_pkg;           /* not, but in such a package (link) */
   uint8_t complete;             /* every supertype known (after link) */
   uint8_t color;                /* link: DFS state */
   uint64_t order;
@@ -106,7 +119,7 @@ typedef struct cr_hier__cdef {
   uint32_t nifaces;
   const char **ifaces;
   uint16_t access;
-  int instrumented, from_summary;
+  int instrumented, from_summary, jdk_module;
   uint64_t order;
   uint32_t nmethods;
   cr_hier__mdef *methods;

@@ -5,14 +5,15 @@
 **
 ** Layout (all integers big-endian, like class files):
 **   0   "CCCPHIER"
-**   8   u4 version (1)
+**   8   u4 version (2; 1 is read too: its flags byte is always 0)
 **   12  u4 CRC-32 of the payload
 **   16  u4 payload length, high word; u4 low word
 **   24  payload:
 **       u4 nstrings, then per string: u4 len, len bytes (no NUL)
 **       u4 nclasses, then per class:
 **         u4 name, u4 super (string index, 1-based; 0 none)
-**         u2 access, u1 instrumented, u1 0, u4 order high, u4 order low
+**         u2 access, u1 instrumented, u1 flags (bit 0: defined by a
+**         module of the JDK), u4 order high, u4 order low
 **         u4 ninterfaces, u4 name each
 **         u4 nmethods, then per method:
 **           u4 name, u4 desc, u2 access,
@@ -30,7 +31,7 @@
 #include "hier_int.h"
 
 #define MAGIC "CCCPHIER"
-#define VERSION 1u
+#define VERSION 2u
 #define HDR 24u
 
 /* ------------------------------------------------------------ saving */
@@ -95,7 +96,7 @@ static int encode(const cr_hier *h, cr_buf *b) {
     cr_buf_u4(b, ix(c->super_name));
     cr_buf_u2(b, c->access);
     cr_buf_u1(b, c->instrumented);
-    cr_buf_u1(b, 0);
+    cr_buf_u1(b, c->jdk_module);
     cr_buf_u4(b, (uint32_t)(c->order >> 32));
     cr_buf_u4(b, (uint32_t)c->order);
     cr_buf_u4(b, c->nifaces);
@@ -255,13 +256,14 @@ static int walk(cr_hier *h, const uint8_t *p, size_t n, const char **str,
     STR(def.super_name, 1);
     def.access = (uint16_t)u2(&r);
     def.instrumented = (int)u1(&r);
-    u1(&r);
+    uint32_t flags = u1(&r);
+    def.jdk_module = (int)(flags & 1);
     uint64_t hi = u4(&r);
     def.order = hi << 32 | u4(&r);
     def.from_summary = 1;
     def.nifaces = u4(&r);
     if (!room(&r, def.nifaces, 4)) BAD("interfaces truncated");
-    if (def.instrumented > 1) BAD("bad class kind");
+    if (def.instrumented > 1 || flags > 1) BAD("bad class kind");
     if (def.nifaces > capn) {
       const char **v = cr_realloc(names, def.nifaces * sizeof *v);
       if (!v) goto oom;
@@ -359,7 +361,7 @@ int cr_hier_load(cr_hier *h, const char *path, cr_diag *d) {
     goto out;
   }
   uint32_t ver = cr_be32(buf + 8);
-  if (ver != VERSION) {
+  if (ver != VERSION && ver != 1) {
     rc = cr_diag_set(d, CR_EUNSUPPORTED, 8,
                      "%s: summary version %u (this cccp reads %u)", path,
                      ver, VERSION);

@@ -256,6 +256,8 @@ void cr_input_info(const cr_input *in, size_t i, cr_entry_info *out) {
   out->module = e->module;
   out->size = e->size;
   out->is_dir = e->is_dir;
+  out->dos_time = e->dtime;
+  out->dos_date = e->ddate;
 }
 
 void cr_input_set_limits(cr_input *in, uint64_t max_entry,

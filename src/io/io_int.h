@@ -24,6 +24,7 @@ typedef struct io_ent {
   uint8_t direct;       /* zip: deflated, not encrypted, plausible sizes:
                            inflated here rather than by libzip */
   int is_dir;
+  uint16_t dtime, ddate;  /* zip: DOS time and date, 0 0 when not known */
 } io_ent;
 
 /* A libzip handle with what one reader needs besides it. */

@@ -30,7 +30,8 @@
 **   [zip64 locator  PK\6\7 0 zip64-end-offset 1]
 **   end             PK\5\6 0 0 count count cdsize cdoffset 0
 **
-** Time and date are the DOS encoding of 1980-01-01 00:00.
+** Time and date are the entry's ('cr_zentry_set_time'), by default the DOS
+** encoding of 1980-01-01 00:00.
 */
 
 #define SIG_LOCAL 0x04034b50u
@@ -55,6 +56,7 @@ struct cr_zentry {
   uint32_t crc;
   uint16_t method;
   uint16_t namelen;
+  uint16_t dtime, ddate;  /* DOS time and date */
   char *name;           /* NUL-terminated, inside this allocation */
   uint8_t *data;        /* 'csize' bytes, inside this allocation */
 };
@@ -267,6 +269,13 @@ int cr_zentry_new(cr_zentry **out, const char *name, const uint8_t *data,
   return cr_zentry_new_level(out, name, data, len, CR_ZLEVEL_DEFAULT, d);
 }
 
+void cr_zentry_set_time(cr_zentry *e, uint16_t dos_time,
+                        uint16_t dos_date) {
+  if (!dos_date) return;
+  e->dtime = dos_time;
+  e->ddate = dos_date;
+}
+
 int cr_zentry_new_level(cr_zentry **out, const char *name,
                         const uint8_t *data, size_t len, int level,
                         cr_diag *d) {
@@ -288,6 +297,8 @@ int cr_zentry_new_level(cr_zentry **out, const char *name,
   e->name = (char *)(e + 1);
   memcpy(e->name, name, nl + 1);
   e->namelen = (uint16_t)nl;
+  e->dtime = DOS_TIME;
+  e->ddate = DOS_DATE;
   e->data = (uint8_t *)e + hdr;
   e->usize = len;
   e->crc = (uint32_t)crc32_z(0, data, len);
@@ -495,8 +506,8 @@ int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d) {
   le16(lh + 4, big ? V_ZIP64 : V_PLAIN);
   le16(lh + 6, flags);
   le16(lh + 8, e->method);
-  le16(lh + 10, DOS_TIME);
-  le16(lh + 12, DOS_DATE);
+  le16(lh + 10, e->dtime);
+  le16(lh + 12, e->ddate);
   le32(lh + 14, e->crc);
   le32(lh + 18, big ? MAX32 : (uint32_t)e->csize);
   le32(lh + 22, big ? MAX32 : (uint32_t)e->usize);
@@ -521,8 +532,8 @@ int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d) {
   le16(ch + 6, xl ? V_ZIP64 : V_PLAIN);
   le16(ch + 8, flags);
   le16(ch + 10, e->method);
-  le16(ch + 12, DOS_TIME);
-  le16(ch + 14, DOS_DATE);
+  le16(ch + 12, e->dtime);
+  le16(ch + 14, e->ddate);
   le32(ch + 16, e->crc);
   le32(ch + 20, big ? MAX32 : (uint32_t)e->csize);
   le32(ch + 24, big ? MAX32 : (uint32_t)e->usize);

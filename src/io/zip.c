@@ -4,6 +4,7 @@
 */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "inflate.h"
@@ -137,6 +138,21 @@ static int direct_ok(const zip_stat_t *st) {
          st->comp_size <= st->size + st->size / 8 + 1024;
 }
 
+/*
+** The DOS time and date of 'mtime', which libzip made from the entry's
+** DOS fields with mktime(): localtime() gives them back. 0 0 (none) for
+** times a DOS date cannot hold.
+*/
+static void dos_time(time_t mtime, uint16_t *t, uint16_t *dt) {
+  struct tm tm;
+  *t = *dt = 0;
+  if (!localtime_r(&mtime, &tm) || tm.tm_year < 80 || tm.tm_year > 207)
+    return;
+  *t = (uint16_t)((tm.tm_hour << 11) | (tm.tm_min << 5) | (tm.tm_sec / 2));
+  *dt = (uint16_t)(((tm.tm_year - 80) << 9) | ((tm.tm_mon + 1) << 5) |
+                   tm.tm_mday);
+}
+
 int cr_io__zip_open(cr_input *in, cr_diag *d) {
   if (pthread_mutex_init(&in->mu, NULL) != 0)
     return cr_diag_set(d, CR_ENOMEM, -1, "cannot create a mutex");
@@ -193,6 +209,7 @@ int cr_io__zip_open(cr_input *in, cr_diag *d) {
     e->ref = (uint64_t)i;
     e->is_dir = len > 0 && nm[len - 1] == '/';
     e->direct = direct_ok(&st);
+    if (st.valid & ZIP_STAT_MTIME) dos_time(st.mtime, &e->dtime, &e->ddate);
     if (e->direct) {
       e->csize = st.comp_size;
       e->crc = st.crc;

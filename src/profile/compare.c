@@ -99,11 +99,17 @@ int cr_profile_vm_upcall(const char *cls, const char *name) {
   return 0;
 }
 
-/* 1 if 'cls'.'name' is one of the frames 'o' hides. */
+/* 1 if 'cls'.'name' is one of the frames 'o' hides ("pkg/Cls.name", or
+** "prefix*": every method of the classes whose names start so). */
 static int hidden(const cr_cmp_opts *o, const char *cls, const char *name) {
   size_t n = strlen(cls);
   for (size_t i = 0; i < o->nhide; i++) {
     const char *h = o->hide[i];
+    size_t hl = strlen(h);
+    if (hl && h[hl - 1] == '*') {
+      if (strncmp(h, cls, hl - 1) == 0) return 1;
+      continue;
+    }
     if (strncmp(h, cls, n) == 0 && h[n] == '.' && strcmp(h + n + 1, name) == 0)
       return 1;
   }

@@ -13,7 +13,7 @@
 #define CC_DESC "Lcccp/rt/CC;"
 #define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
-#define MARKER "cccp$instrumented"
+#define D_OWNS "(Ljava/lang/Object;I)Z"
 #define D_GET "()Lcccp/rt/CC;"
 #define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
 #define D_REGISTER \
@@ -68,6 +68,7 @@ typedef struct xf {
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
   cr_an_env env;
   int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
+  int r_owns, r_getclass;
   int code_name;            /* Utf8 "Code" */
   mid *mids;
   uint32_t nmids, cmids;
@@ -412,28 +413,54 @@ static int tcbs_first(xf *x, cr_body *b, uint32_t from) {
 }
 
 /*
-** The delegating shape, used by B2N twins of natives ('enter' 1), twins
-** of abstract methods ('enter' 0) and twins of methods that could not be
-** instrumented ('enter' 1):
-**   m(args, CC cc) { prev = CC.set(enter ? CC.enter(cc, MID) : cc);
+** 1 if a method with these access flags, in a class with 'cls_acc', can be
+** overridden: then a class the rewriter never saw (made at run time, a
+** mock or proxy, or from a jar that was not rewritten) may override the
+** original method and not its twin, and the twin must check who owns the
+** call ('emit_dispatch'). Not with N2B wrappers: a super call from such
+** a class reaches the twin through the wrapper, and the check would send
+** it back to the override (that mode assumes a closed world).
+*/
+static int overridable(xf *x, uint16_t cls_acc, uint16_t acc,
+                       const char *name) {
+  if (x->o->n2b) return 0;
+  if (acc & (ACC_STATIC | ACC_PRIVATE | ACC_FINAL)) return 0;
+  if (name[0] == '<') return 0;
+  return (cls_acc & ACC_INTERFACE) || !(cls_acc & ACC_FINAL);
+}
+
+static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
+                          const char *desc, const mid *me, int p, int prev);
+
+/*
+** The delegating shape, used by B2N twins of natives and twins of methods
+** that could not be instrumented ('virt' 0: the node of this method, and
+** the owner check when it is overridable), and by twins of abstract
+** methods ('virt' 1: the node of the method the receiver selects, when
+** that is not instrumented: a class without twins implements it):
+**   m(args, CC cc) { prev = CC.set(virt ? CC.enterv(this, cc, MID)
+**                                       : CC.enter(cc, MID));
 **                    try { return m(args); } finally { CC.set(prev); } }
 ** 'm' is called non-virtually (invokestatic/invokespecial) unless
 ** 'virt', then by invokevirtual/invokeinterface.
 */
 static int delegate(xf *x, cr_member *tw, const cr_member *orig,
-                    const char *name, const char *desc, int enter,
-                    int virt, uint32_t size, int flags, cr_diag *md) {
+                    const char *name, const char *desc, int virt,
+                    uint32_t size, int flags, cr_diag *md) {
   cr_body *b = fresh_body(x, tw);
   if (!b) return x->err;
   int stat = (orig->flags & ACC_STATIC) != 0;
   int p = arg_slots(desc) + !stat, prev = p + 1;
-  emit(x, b, NULL, CR_OP_ALOAD, p);
-  if (enter) {
-    mid *m = get_mid(x, x->name, name, desc, size, flags);
-    if (!m) return x->err;
-    emit_mid(x, b, NULL, m);
-    emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_enter);
+  mid *m = get_mid(x, x->name, name, desc, size, flags);
+  if (!m) return x->err;
+  if (!virt && overridable(x, x->c->flags, orig->flags, name)) {
+    cr_insn *go = emit_label(x, b, NULL);
+    emit_dispatch(x, b, go, name, desc, m, p, prev);
   }
+  if (virt) emit(x, b, NULL, CR_OP_ALOAD, 0);
+  emit(x, b, NULL, CR_OP_ALOAD, p);
+  emit_mid(x, b, NULL, m);
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, virt ? x->r_enterv : x->r_enter);
   emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, NULL, CR_OP_ASTORE, prev);
   cr_insn *start = emit_label(x, b, NULL);
@@ -519,6 +546,60 @@ static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
 }
 
 /*
+** The owner check at the start of a twin of an overridable method 'name'
+** 'desc' of this class ('me' its id, 'p' the slot of the caller's node,
+** 'prev' a free slot), before 'at', which must be a label:
+**   if (this.getClass() == ThisClass.class || CC.owns(this, MID)) goto at;
+**   prev = CC.set(CC.enterv(this, cc, MID));
+**   try { return this.name(args); } finally { CC.set(prev); }
+** The twin was selected for the receiver, but the original method may be
+** overridden by a class that has no twin: then the original call runs,
+** selected by the JVM itself, with the caller's node in the thread-local
+** slot (and a node for the selected method when it is not instrumented).
+** An interface has no exact-class test; class versions below 49 cannot
+** load a class constant and always ask the runtime.
+*/
+static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
+                          const char *desc, const mid *me, int p, int prev) {
+  cr_cpool *cp = x->c->cp;
+  cr_insn *j;
+  if (!x->r_owns) {
+    x->r_owns = cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "owns", D_OWNS,
+                                           x->d));
+    x->r_getclass = cpi(x, cr_cp_add_methodref(cp, "java/lang/Object",
+                                               "getClass",
+                                               "()Ljava/lang/Class;", x->d));
+  }
+  if (!x->iface && x->c->major >= 49) {
+    emit(x, b, at, CR_OP_ALOAD, 0);
+    emit(x, b, at, CR_OP_INVOKEVIRTUAL, x->r_getclass);
+    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_class(cp, x->name, x->d)));
+    if ((j = emit(x, b, at, CR_OP_IF_ACMPEQ, 0))) j->target = at;
+  }
+  emit(x, b, at, CR_OP_ALOAD, 0);
+  emit_mid(x, b, at, me);
+  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_owns);
+  if ((j = emit(x, b, at, CR_OP_IFNE, 0))) j->target = at;
+  emit(x, b, at, CR_OP_ALOAD, 0);
+  emit(x, b, at, CR_OP_ALOAD, p);
+  emit_mid(x, b, at, me);
+  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_enterv);
+  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, at, CR_OP_ASTORE, prev);
+  cr_insn *start = emit_label(x, b, at);
+  emit(x, b, at, CR_OP_ALOAD, 0);
+  emit_args(x, b, at, desc, 1);
+  cr_insn *call = emit(x, b, at, x->iface ? CR_OP_INVOKEINTERFACE
+                                          : CR_OP_INVOKEVIRTUAL,
+                       own_ref(x, name, desc));
+  if (call && x->iface) call->b = arg_slots(desc) + 1;
+  cr_insn *end = emit_label(x, b, at);
+  emit_restore(x, b, at, prev);
+  emit(x, b, at, ret_op(desc), 0);
+  emit_rethrow(x, b, at, prev, start, end);
+}
+
+/*
 ** Wrap call 'i' in the thread-local protocol:
 **   [aload cc | aload cc; MID; CC.enter]; CC.set; astore prev
 **   start: <call> end: aload prev; CC.set; pop; goto skip
@@ -585,11 +666,23 @@ static int polysig(const cr_hier *h, const char *owner, const char *name) {
 
 /* ---------------------------------------------- class initialisation */
 
+/*
+** This class's superclass as its own class file names it. Facts about
+** the class itself come from its file, not from the hierarchy by name:
+** another input may define a class of the same name (jansi and jansi1,
+** jline-1.0 and jline2 both have one), and the hierarchy keeps one.
+*/
+static const char *own_super(const xf *x) {
+  return x->c->super_class ? cr_cp_class_name(x->c->cp, x->c->super_class)
+                           : NULL;
+}
+
 /* 1 if 'name' is this class or one of its superclasses: initialised
 ** (or being initialised) whenever this class's code runs. */
 static int self_or_super(xf *x, const char *name) {
   const cr_hier *h = x->o->h;
-  const char *n = x->name;
+  if (strcmp(x->name, name) == 0) return 1;
+  const char *n = own_super(x);
   for (int depth = 0; n && depth < 1000; depth++) {
     if (strcmp(n, name) == 0) return 1;
     const cr_hclass *c = cr_hier_class(h, n);
@@ -748,13 +841,22 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int init_this = 0;
   if (i->op == CR_OP_INVOKESPECIAL && strcmp(name, "<init>") == 0 &&
       x->in_init) {
-    const cr_hclass *self = cr_hier_class(x->o->h, x->name);
-    const char *sup = self ? cr_hclass_super(self) : NULL;
+    const char *sup = own_super(x);
     init_this = strcmp(owner, x->name) == 0 ||
                 (sup && strcmp(owner, sup) == 0);
   }
   const cr_hmethod *t = NULL;
-  if (cr_hier_site(x->o->h, owner, name, desc, kind, &t)) {
+  int esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
+  /* a super call must not reach a twin's owner check, which would send
+  ** it back to the override it comes from */
+  if (esi && kind == CR_SITE_SPECIAL && t &&
+      overridable(x, cr_hclass_access(cr_hmethod_class(t)),
+                  cr_hmethod_access(t), name)) {
+    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    x->o->nsites_tl++;
+    return;
+  }
+  if (esi) {
     char *td = cr_xf_twin_desc(x->a, desc);
     if (!td) {
       oom(x);
@@ -807,6 +909,18 @@ static int passes_node(xf *x, const cr_insn *i) {
   return desc && strstr(desc, CC_DESC) != NULL;
 }
 
+/* 1 if an instruction of 'b' stores to local slot 'n'. */
+static int stores_to(const cr_body *b, uint32_t n) {
+  for (const cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL) continue;
+    uint16_t fl = cr_op_info(i->op)->flags;
+    if (!(fl & CR_OPF_STORE)) continue;
+    uint32_t k = (uint32_t)cr_insn_local(i), w = (fl & CR_OPF_TWO) ? 2 : 1;
+    if (k <= n && n < k + w) return 1;
+  }
+  return 0;
+}
+
 /*
 ** Instrument the body of 'm' (name 'name', original descriptor 'desc';
 ** for an ESI twin 'm' already has the twin's descriptor): the entry makes
@@ -819,6 +933,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint32_t size = cr_member_code(m)->code_len;
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
+  if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
   uint32_t ninv = 0, nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
@@ -845,11 +960,23 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
   cr_insn *first = b->first;
+  if (how == ESI && overridable(x, x->c->flags, m->flags, name)) {
+    cr_insn *go = emit_label(x, b, first);
+    emit_dispatch(x, b, go, name, desc, me, p, prev);
+  }
   if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
   else emit(x, b, first, CR_OP_INVOKESTATIC, x->r_get);
   emit_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   emit(x, b, first, CR_OP_ASTORE, ccl);
+  /* The extra parameter's slot is the original's first free local; where
+  ** the body stores there, make it null, as if unset: a verifier that
+  ** infers types (ASM's) then never joins the node's class with the
+  ** local's, which needs that class loaded, and neither do our frames. */
+  if (how == ESI && stores_to(b, (uint32_t)p)) {
+    emit(x, b, first, CR_OP_ACONST_NULL, 0);
+    emit(x, b, first, CR_OP_ASTORE, p);
+  }
   uint32_t norig = b->ntcb;
   x->in_init = strcmp(name, "<init>") == 0;
   for (uint32_t k = 0; k < ninv && !x->err; k++)
@@ -915,7 +1042,7 @@ static int fallback(xf *x, cr_member *orig, uint16_t name_idx,
                      : NULL;
   if (!tw) return x->err;
   cr_code *oc = cr_member_code(orig);
-  int rc = delegate(x, tw, orig, name, desc, 1, 0, oc ? oc->code_len : 0,
+  int rc = delegate(x, tw, orig, name, desc, 0, oc ? oc->code_len : 0,
                     CR_XF_MID_APP, &md);
   if (rc) return x->err ? x->err : rc;
   x->o->nfallback++;
@@ -971,7 +1098,7 @@ static int do_method(xf *x, uint32_t k) {
                                     tdesc, sc, m)
                        : NULL;
     if (!tw) return x->err;
-    int rc = delegate(x, tw, m, name, desc, 0, 1, 0, 0, &md);
+    int rc = delegate(x, tw, m, name, desc, 1, 0, CR_XF_MID_APP, &md);
     if (rc) return x->err ? x->err : rc;
     x->o->nfallback++;
     return 0;
@@ -983,7 +1110,7 @@ static int do_method(xf *x, uint32_t k) {
                                     tdesc, sc, m)
                        : NULL;
     if (!tw) return x->err;
-    int rc = delegate(x, tw, m, name, desc, 1, 0, 0,
+    int rc = delegate(x, tw, m, name, desc, 0, 0,
                       CR_XF_MID_APP | CR_XF_MID_NATIVE, &md);
     if (rc) return x->err ? x->err : rc;
     x->o->nb2n++;
@@ -1003,6 +1130,7 @@ static int do_method(xf *x, uint32_t k) {
   }
   /* overloadable: ESI twin, then N2B (wrappable) or OSI in place */
   cr_attr tcode = *code;
+  wrap = wrap && x->o->n2b;
   if (!wrap) {
     cr_attr *cc = copy_code_attr(x, k);
     if (!cc) return oom(x);
@@ -1059,6 +1187,17 @@ static int init_mids(xf *x) {
     ci = sc && nm ? new_method(x, ACC_STATIC, (uint16_t)nm, "()V", sc, NULL)
                   : NULL;
     if (!ci) return x->err;
+    /* the runtime's agent takes a '<clinit>' marked so for none when it
+    ** computes a default serialVersionUID */
+    if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+             sizeof *x->newf))
+      return x->err;
+    cr_member *f = &x->newf[x->nnewf++];
+    memset(f, 0, sizeof *f);
+    f->flags = (x->iface ? ACC_PUBLIC : ACC_PRIVATE) | ACC_STATIC |
+               ACC_FINAL | ACC_SYNTHETIC;
+    f->name = (uint16_t)cpi(x, cr_cp_add_utf8(c->cp, "cccp$clinit", x->d));
+    f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(c->cp, "I", x->d));
   }
   cr_body *b;
   cr_diag md;
@@ -1122,26 +1261,6 @@ static int finish(xf *x) {
 }
 
 /*
-** The marker of an instrumented class, which the runtime looks for (by
-** reflection) when it decides whether a method selected at a library
-** call site makes its own node: a method-id field "cccp$mid$N" where the
-** class has one, else "private static synthetic void cccp$instrumented()"
-** (one more member for reflection to see). Private static members do not
-** enter the default serialVersionUID. Interfaces below version 52 cannot
-** have the method; they hold no code that a call could select.
-*/
-static int add_marker(xf *x) {
-  if (!x->condy && x->nmids) return 0;
-  if (x->iface && x->c->major < 52) return 0;
-  cr_attr *sc = stub_code_attr(x);
-  int nm = cpi(x, cr_cp_add_utf8(x->c->cp, MARKER, x->d));
-  if (sc && nm)
-    new_method(x, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, (uint16_t)nm,
-               "()V", sc, NULL);
-  return x->err;
-}
-
-/*
 ** The default serialVersionUID depends on the non-private methods and on
 ** '<clinit>', which instrumentation adds: a serializable class (by the
 ** hierarchy) that does not declare one gets its original default as
@@ -1152,14 +1271,22 @@ static int add_marker(xf *x) {
 static int pin_suid(xf *x) {
   cr_class *c = x->c;
   if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
-  const cr_hclass *hc = cr_hier_class(x->o->h, x->name);
-  if (!hc) return 0;
-  const char *sup = cr_hclass_super(hc);
+  const char *sup = own_super(x);
   if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
+  /* serializable: by its own interfaces, theirs, or its superclass's */
   int ser = 0;
-  for (uint32_t k = 0; k < cr_hclass_all_iface_count(hc) && !ser; k++)
-    ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, k)),
-                 "java/io/Serializable") == 0;
+  for (uint32_t k = 0; k <= c->interfaces.n && !ser; k++) {
+    const char *in = k < c->interfaces.n
+                         ? cr_cp_class_name(c->cp, c->interfaces.v[k])
+                         : sup;
+    if (!in) continue;
+    ser = strcmp(in, "java/io/Serializable") == 0;
+    const cr_hclass *hc = cr_hier_class(x->o->h, in);
+    for (uint32_t j = 0; hc && j < cr_hclass_all_iface_count(hc) && !ser;
+         j++)
+      ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, j)),
+                   "java/io/Serializable") == 0;
+  }
   if (!ser) return 0;
   for (uint32_t k = 0; k < c->nfields; k++) {
     const char *fn = cr_member_name(c, &c->fields[k]);
@@ -1249,7 +1376,6 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   if (pin_suid(&x)) return x.err;
   uint32_t n = c->nmethods;
   for (uint32_t k = 0; k < n && !x.err; k++) do_method(&x, k);
-  if (!x.err) add_marker(&x);
   if (!x.err) finish(&x);
   return x.err;
 }

@@ -971,6 +971,66 @@ START_TEST(test_hier_rules__duplicates) {
 }
 END_TEST
 
+/*
+** A JDK module's definition beats the inputs' (JEP 261: the module's class
+** is the one loaded), and a class of the inputs in a package of a JDK
+** module becomes a library class; other packages are not touched. The
+** module bit survives a summary.
+*/
+START_TEST(test_hier_rules__jdk_packages) {
+  cr_hier *h;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  const char *fx = tu_fixtures();
+  static const char *const names[] = {"hi/R1A", "hi/R1B", "fx/Shape"};
+  uint8_t *b[3];
+  size_t n[3];
+  for (int i = 0; i < 3; i++) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s.class", fx, names[i]);
+    b[i] = tu_slurp(p, &n[i]);
+    ck_assert_ptr_nonnull(b[i]);
+  }
+  add_bytes(h, b[0], n[0], CR_HIER_INSTRUMENTED, 0, 0);
+  add_bytes(h, b[0], n[0], CR_HIER_JDK_MODULE, 5, 0);
+  add_bytes(h, b[1], n[1], CR_HIER_INSTRUMENTED, 1, 0);
+  add_bytes(h, b[2], n[2], CR_HIER_INSTRUMENTED, 2, 0);
+  ck_assert_int_eq(cr_hier_jdk_package(h, "hi/R1B"), 0);  /* not linked */
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  const cr_hclass *a = cr_hier_class(h, "hi/R1A");
+  const cr_hclass *bb = cr_hier_class(h, "hi/R1B");
+  const cr_hclass *sh = cr_hier_class(h, "fx/Shape");
+  ck_assert(cr_hclass_jdk_module(a) && !cr_hclass_instrumented(a));
+  ck_assert_uint_eq(cr_hclass_order(a), 5);
+  ck_assert(!cr_hclass_in_jdk_package(a));
+  ck_assert(cr_hclass_in_jdk_package(bb) && !cr_hclass_instrumented(bb));
+  ck_assert(cr_hmethod_flags(cr_hier_method(h, "hi/R1B", "<init>", "()V")) &
+            CR_HM_LIBRARY);
+  ck_assert(cr_hclass_instrumented(sh) && !cr_hclass_in_jdk_package(sh));
+  ck_assert_int_eq(cr_hier_jdk_package(h, "hi/Other"), 1);
+  ck_assert_int_eq(cr_hier_jdk_package(h, "hi/sub/Other"), 0);
+  ck_assert_int_eq(cr_hier_jdk_package(h, "fx/Shape"), 0);
+  ck_assert_int_eq(cr_hier_jdk_package(h, "Top"), 0);
+
+  mktmp();
+  char path[128];
+  snprintf(path, sizeof path, "%s/mod.sum", tmpdir);
+  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
+  int rc;
+  cr_hier *g = from_summary(path, &rc, &d);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_int_eq(cr_hier_link(g, &d), 0);
+  ck_assert(cr_hclass_jdk_module(cr_hier_class(g, "hi/R1A")));
+  ck_assert(cr_hclass_in_jdk_package(cr_hier_class(g, "hi/R1B")));
+  ck_assert_int_eq(cr_hier_jdk_package(g, "hi/X"), 1);
+  cr_hier_free(g);
+  rmtmp();
+  for (int i = 0; i < 3; i++) free(b[i]);
+  cr_hier_free(h);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("hier");
   TCase *tc = tcase_create("rules");
@@ -993,6 +1053,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__oom_sweep_summary_app);
   tcase_add_test(tc, test_hier_rules__threads);
   tcase_add_test(tc, test_hier_rules__duplicates);
+  tcase_add_test(tc, test_hier_rules__jdk_packages);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -97,6 +97,7 @@ typedef struct inst {
 } inst;
 
 static cr_typeinfo TI;
+static int N2B;                 /* --n2b-wrappers for the next 'instrument' */
 
 static void instrument(inst *x, const char *simple) {
   char path[4096];
@@ -111,6 +112,7 @@ static void instrument(inst *x, const char *simple) {
   TI = cr_hier_typeinfo(hier());
   x->o.h = hier();
   x->o.env.ti = &TI;
+  x->o.n2b = N2B;
   ck_assert_msg(cr_xf_cccp(x->c, &x->o, &d) == 0, "%s", d.msg);
   ck_assert_uint_eq(x->o.nfailed, 0);
   cr_buf b;
@@ -177,16 +179,37 @@ START_TEST(test_xf_cccp__interface) {
   ck_assert_int_ge(find_call(&x, a, CR_OP_INVOKEINTERFACE, "xf/XfShape",
                              "area", "()I", NULL), 0);
   ck_assert_uint_eq(method(&x, "area", "()I")->flags & ABS, ABS);
-  /* default method: ESI twin + N2B */
+  /* default method: ESI twin with the owner check, whose other way is
+  ** the original call; the original instrumented in place (OSI) */
   cr_member *t = method(&x, "twice", "(" CCD ")I");
   ck_assert_ptr_nonnull(t);
   ck_assert_int_ge(find_call(&x, t, CR_OP_INVOKEINTERFACE, "xf/XfShape",
                              "area", "(" CCD ")I", NULL), 0);
+  ck_assert_int_ge(find_call(&x, t, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                             "owns", "(Ljava/lang/Object;I)Z", NULL), 0);
+  ck_assert_int_ge(find_call(&x, t, CR_OP_INVOKEINTERFACE, "xf/XfShape",
+                             "twice", "()I", NULL), 0);
+  cr_member *orig = method(&x, "twice", "()I");
+  ck_assert_int_ge(find_call(&x, orig, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                             "get", "()" CCD, NULL), 0);
+  ck_assert_int_lt(find_call(&x, orig, CR_OP_INVOKESPECIAL, "xf/XfShape",
+                             "twice", "(" CCD ")I", NULL), 0);
+  ck_assert_int_ge(find_call(&x, orig, CR_OP_INVOKEINTERFACE, "xf/XfShape",
+                             "area", "(" CCD ")I", NULL), 0);
+  done(&x);
+  /* with N2B wrappers: the original passes the slot's node to the twin,
+  ** which has no owner check (closed world) */
+  N2B = 1;
+  instrument(&x, "XfShape");
+  N2B = 0;
   cr_member *n2b = method(&x, "twice", "()I");
   ck_assert_int_ge(find_call(&x, n2b, CR_OP_INVOKESTATIC, "cccp/rt/CC",
                              "get", "()" CCD, NULL), 0);
   ck_assert_int_ge(find_call(&x, n2b, CR_OP_INVOKESPECIAL, "xf/XfShape",
                              "twice", "(" CCD ")I", NULL), 0);
+  ck_assert_int_lt(find_call(&x, method(&x, "twice", "(" CCD ")I"),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "owns",
+                             "(Ljava/lang/Object;I)Z", NULL), 0);
   /* static: twin static; the site 'new XfSquare(s)' calls the <init> twin */
   cr_member *s = method(&x, "square", "(I" CCD ")Lxf/XfShape;");
   ck_assert_ptr_nonnull(s);
@@ -201,12 +224,25 @@ END_TEST
 START_TEST(test_xf_cccp__class_variants) {
   inst x;
   instrument(&x, "XfBase");
-  /* constructors get twins; the N2B delegates to this.<init>(.., CC) */
+  /* constructors get twins, and keep their own instrumented bodies */
   ck_assert_ptr_nonnull(method(&x, "<init>", "(I" CCD ")V"));
   ck_assert_ptr_nonnull(method(&x, "<init>", "(Ljava/lang/String;" CCD ")V"));
-  ck_assert_int_ge(find_call(&x, method(&x, "<init>", "(I)V"),
+  ck_assert_int_lt(find_call(&x, method(&x, "<init>", "(I)V"),
                              CR_OP_INVOKESPECIAL, "xf/XfBase", "<init>",
                              "(I" CCD ")V", NULL), 0);
+  ck_assert_int_ge(find_call(&x, method(&x, "<init>", "(I)V"),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "get",
+                             "()" CCD, NULL), 0);
+  /* no owner check in constructors, static or private methods */
+  ck_assert_int_lt(find_call(&x, method(&x, "<init>", "(I" CCD ")V"),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "owns",
+                             "(Ljava/lang/Object;I)Z", NULL), 0);
+  ck_assert_int_lt(find_call(&x, method(&x, "sq", "(I" CCD ")I"),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "owns",
+                             "(Ljava/lang/Object;I)Z", NULL), 0);
+  ck_assert_int_lt(find_call(&x, method(&x, "priv", "(I" CCD ")I"),
+                             CR_OP_INVOKESTATIC, "cccp/rt/CC", "owns",
+                             "(Ljava/lang/Object;I)Z", NULL), 0);
   /* this(...) in the twin goes to the twin, after library calls */
   int enter = 0;
   ck_assert_int_ge(find_call(&x, method(&x, "<init>",
@@ -315,8 +351,20 @@ START_TEST(test_xf_cccp__sites) {
                              "sort", "(Ljava/util/Comparator;)V", &enter),
                    0);
   done(&x);
-  /* super.sync(x) goes to the superclass twin by invokespecial */
+  /* super.sync(x) goes to the superclass's original by invokespecial
+  ** and the thread-local protocol: the superclass twin's owner check
+  ** would send it back here */
   instrument(&x, "XfSub");
+  cr_member *sub = method(&x, "sync", "(I" CCD ")I");
+  ck_assert_int_ge(find_call(&x, sub, CR_OP_INVOKESPECIAL, "xf/XfBase",
+                             "sync", "(I)I", NULL), 0);
+  ck_assert_int_ge(find_call(&x, sub, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                             "owns", "(Ljava/lang/Object;I)Z", NULL), 0);
+  done(&x);
+  /* with N2B wrappers: to the superclass twin */
+  N2B = 1;
+  instrument(&x, "XfSub");
+  N2B = 0;
   ck_assert_int_ge(find_call(&x, method(&x, "sync", "(I" CCD ")I"),
                              CR_OP_INVOKESPECIAL, "xf/XfBase", "sync",
                              "(I" CCD ")I", NULL), 0);

@@ -46,7 +46,7 @@ vg reencode-j2 -q -j 2 --reencode --classpath "$JDK17/jmods/java.base.jmod" \
 vg instrument-j2 -q -j 2 --classpath "$JDK17/jmods/java.base.jmod" \
   "$JAR" -o "$T/in.jar"
 vg analyze -q --analyze --classpath "$JDK17/jmods/java.base.jmod" "$JAR" \
-  --policy "$ROOT/tests/data/apps/rhino-policy.xml" \
+  --policy "$ROOT/tests/data/policy-example.xml" \
   --report "$T/r.xml" --emit-summary "$T/s.sum"
 vg summary -q --summary "$T/s.sum" "$EX" -o "$T/ex2.jar"
 vg stress-probes -q --stress-probes --summary "$T/s.sum" "$EX" -o "$T/ex3.jar"

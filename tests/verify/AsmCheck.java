@@ -24,6 +24,16 @@
  *
  * ASM 9.4 reads class files up to version 64 (Java 20); newer ones are
  * handed to it with the major version lowered to 64 (the format is the same).
+ *
+ * Departures from plain SimpleVerifier, to judge as the JVM does where
+ * classes are absent from the class path: every reference is assignable to
+ * java.lang.Object without loading it (SimpleVerifier loads both types, so
+ * passing a value whose class is absent to an Object parameter failed with
+ * TypeNotPresentException); a join that needs an absent class gives an
+ * unusable value instead of failing (HotSpot checks the StackMapTable's
+ * types and computes no joins; a rewrite adds locals, such as spilled call
+ * arguments, whose types meet at joins the original did not have). And
+ * identity hashes in messages are written "@X".
  */
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,6 +60,7 @@ import org.objectweb.asm.util.CheckClassAdapter;
 
 public final class AsmCheck {
     static final int ASM_MAX_MAJOR = 64;
+    static final Type OBJECT = Type.getObjectType("java/lang/Object");
     static int classes, methods, fails;
 
     public static void main(String[] args) throws Exception {
@@ -125,6 +136,7 @@ public final class AsmCheck {
         if (t.getCause() != null) m += " / caused by " + t.getCause();
         m = SPACE.matcher(m).replaceAll(" ");
         m = INSN.matcher(m).replaceAll("instruction N");
+        m = LinkCheck.HASH.matcher(m).replaceAll("@X");
         return m.length() > 500 ? m.substring(0, 500) + "..." : m;
     }
 
@@ -151,7 +163,31 @@ public final class AsmCheck {
         for (MethodNode mn : cn.methods) {
             methods++;
             SimpleVerifier v = new SimpleVerifier(Opcodes.ASM9, Type.getObjectType(cn.name), syperType,
-                interfaces, (cn.access & Opcodes.ACC_INTERFACE) != 0) { };
+                interfaces, (cn.access & Opcodes.ACC_INTERFACE) != 0) {
+                    // Every reference is assignable to java.lang.Object
+                    // (JVMS 4.10.1.2), as HotSpot decides without loading
+                    // anything; SimpleVerifier would load the other type,
+                    // and fail when it is absent from the class path.
+                    @Override
+                    protected boolean isAssignableFrom(Type t, Type u) {
+                        return t.equals(OBJECT) && (u.getSort() == Type.OBJECT || u.getSort() == Type.ARRAY)
+                            || super.isAssignableFrom(t, u);
+                    }
+
+                    // A join that needs a class absent from the class path
+                    // cannot be computed; HotSpot never computes joins (the
+                    // StackMapTable states the type). The value is then
+                    // unusable, as a join of unrelated kinds is: a use of
+                    // it still fails, a dead one does not.
+                    @Override
+                    public BasicValue merge(BasicValue a, BasicValue b) {
+                        try {
+                            return super.merge(a, b);
+                        } catch (TypeNotPresentException | LinkageError e) {
+                            return BasicValue.UNINITIALIZED_VALUE;
+                        }
+                    }
+                };
             v.setClassLoader(loader);
             String mkey = key + "." + mn.name + mn.desc;
             try {

@@ -30,7 +30,12 @@
  *       line. Exits 1 when there is any. An entry failing in both with a
  *       LinkageError or other error whose message changed (say another
  *       missing dependency is met first) was not verifiable in either run:
- *       CHANGED, not counted.
+ *       CHANGED, not counted. Messages are compared without bytecode
+ *       offsets ("@12:") and CCCP's extra parameter in descriptors: a class
+ *       the original of which fails verification with the same reason in
+ *       the same method fails the same way (seen: a protected field read
+ *       across the runtime packages of two jars' loaders, where code was
+ *       inserted before the read).
  *
  * "Linked" means: Class.forName(name, false, loader) (loads, does not link
  * or initialize), then Class.getDeclaredFields(), whose native side
@@ -341,7 +346,8 @@ public final class LinkCheck {
         }
     }
 
-    private static final Pattern HASH = Pattern.compile("@[0-9a-f]{4,}");
+    /** Identity hashes in messages ("loader 'x' @1b6d3586"), which vary by run. */
+    static final Pattern HASH = Pattern.compile("@[0-9a-f]{4,}");
     private static final Pattern SPACE = Pattern.compile("\\s+");
 
     /** One line: the kind, then each exception of the cause chain. */
@@ -401,6 +407,15 @@ public final class LinkCheck {
         return m;
     }
 
+    private static final Pattern OFFSET = Pattern.compile("@([0-9]+|X):");
+
+    /** A failure message without what a rewrite moves: bytecode offsets
+     *  (LinkCheck writes those of 4 digits or more as "@X") and CCCP's
+     *  extra parameter in the descriptors it names. */
+    static String canon(String detail) {
+        return OFFSET.matcher(detail.replace("Lcccp/rt/CC;", "")).replaceAll("@N:");
+    }
+
     /** Kinds whose message must stay the same (AsmCheck's included). */
     static final java.util.Set<String> STRICT_KINDS =
         java.util.Set.of("VerifyError", "ClassFormatError", "analyzer", "structure");
@@ -423,7 +438,7 @@ public final class LinkCheck {
             if (n[0].equals("FAIL")) {
                 String kind = kindOf(n[1]);
                 boolean bothFail = b != null && b[0].equals("FAIL");
-                if (bothFail && b[1].equals(n[1])) continue;
+                if (bothFail && canon(b[1]).equals(canon(n[1]))) continue;
                 if (bothFail && kindOf(b[1]).equals(kind) && !STRICT_KINDS.contains(kind)) {
                     changed++;
                     System.out.println("CHANGED " + e.getKey() + "\t" + n[1]);

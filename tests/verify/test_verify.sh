@@ -243,6 +243,83 @@ if [ $MODE_OK = 0 ]; then
 fi
 
 
+# ------------------------------------------------------------ regressions
+# Fixtures with a known answer (tests/verify/fixture/regress, one jar per
+# directory), rewritten in the mode under test and linked on each JDK:
+#   dupa + dupb   two inputs define vfix.dup.Twin, KidA and KidB with
+#                 other superclasses (as jansi/jansi1, jline-1.0/jline2,
+#                 byte-buddy/byte-buddy-dep); dupb's Twin, whose
+#                 constructor calls a library super(...), and Chooser,
+#                 which joins KidA and KidB as dupb defines them, must
+#                 verify;
+#   use           rewritten without dep.jar, so joins of its types cannot
+#                 be computed from the hierarchy: the original
+#                 StackMapTable's types must be kept (as h2's
+#                 FullTextLucene, lucene-test-framework without lucene);
+#   protsub       fails in the original too (a protected field read across
+#                 two loaders' runtime packages), at another offset after
+#                 a rewrite: the same failure, not a new one.
+# ASM's analyzer checks every class too: use's Slot stores a class that is
+# absent at check time (vfix.gone.Gone) where a twin has its extra
+# parameter.
+regress_jars() {
+  local d="$T/regress" f=$HERE/fixture/regress p
+  mkdir -p "$d/jar" "$d/out"
+  : > "$T/logs/regress.log"
+  for p in dupa dupb dep protbase gone use protsub; do
+    local cp=""
+    [ $p = use ] && cp="$d/cls/dep:$d/cls/gone"
+    [ $p = protsub ] && cp="$d/cls/protbase"
+    mkdir -p "$d/cls/$p"
+    "$JDK17/bin/javac" --release 8 -nowarn -Xlint:-options ${cp:+-cp "$cp"} \
+      -d "$d/cls/$p" $(find "$f/$p" -name '*.java' | sort) >>"$T/logs/regress.log" 2>&1 &&
+    (cd "$d/cls/$p" && zip -qr "$d/jar/$p.jar" .) || {
+      fail "regression fixtures: build $p.jar"; show regress.log; return; }
+  done
+  if ! run regress-rw1.log "$REWRITE" -q $MODE "$d/jar/dupa.jar" "$d/jar/dupb.jar" -o "$d/out/" ||
+     ! run regress-rw2.log "$REWRITE" -q $MODE "$d/jar/use.jar" -o "$d/out/" ||
+     ! run regress-rw3.log "$REWRITE" -q $MODE "$d/jar/protsub.jar" -o "$d/out/"; then
+    fail "regression fixtures: cccp-rewrite $MODE"
+    show regress-rw1.log 3; show regress-rw2.log 3; show regress-rw3.log 3; return
+  fi
+  printf '%s\n' "$d/jar/dep.jar" "$d/jar/protbase.jar" > "$d/uni.txt"
+  local v home jars=(dupa dupb use protsub) orig=() outs=()
+  for p in "${jars[@]}"; do orig+=("$d/jar/$p.jar"); outs+=("$d/out/$p.jar"); done
+  for v in 17 25; do
+    home=$JDK17; [ $v = 25 ] && home=$JDK25
+    [ -n "$home" ] && [ -x "$home/bin/java" ] || continue
+    run_pair "regress$v-base.log" "regress$v-new.log" \
+      -- "$home/bin/java" -cp "$CLS" LinkCheck jars "$d/base$v.txt" --universe "$d/uni.txt" "${orig[@]}" \
+      -- "$home/bin/java" $EXTRA_OPTS -cp "$CLS" LinkCheck jars "$d/new$v.txt" --universe "$d/uni.txt" "${outs[@]}"
+    local want=0 c
+    for c in dupb.jar!vfix.dup.Twin dupb.jar!vfix.dup.Chooser use.jar!vfix.use.Pick \
+             use.jar!vfix.use.Local use.jar!vfix.use.Setup use.jar!vfix.use.Handler; do
+      grep -q "^$c	OK\$" "$d/base$v.txt" && grep -q "^$c	OK\$" "$d/new$v.txt" && want=$((want + 1))
+    done
+    local prot="^protsub.jar!vfix.prot.Sub	FAIL	VerifyError: .*Bad access to protected data in getfield" rc=0
+    run "regress$v-cmp.log" "$JAVA17" -cp "$CLS" LinkCheck compare "$d/base$v.txt" "$d/new$v.txt" || rc=1
+    if [ $rc = 0 ] && [ $want = 6 ] && grep -q "$prot" "$d/base$v.txt" && grep -q "$prot" "$d/new$v.txt"; then
+      pass "JDK $v regressions: a class named twice, joins of types the rewriter lacks, a failure moved by a rewrite ($(summary "regress$v-cmp.log" | sed 's/^compare: //'))"
+    else
+      fail "JDK $v regressions: a class named twice, joins of types the rewriter lacks, a failure moved by a rewrite"
+      cut -c1-300 "$d/new$v.txt" | sed 's/^/       /'
+      show "regress$v-cmp.log"
+    fi
+  done
+  [ -n "$ASMCP" ] || return
+  run_pair regress-asm1.log regress-asm2.log \
+    -- "$JAVA17" -cp "$CLS:$ASMCP" AsmCheck jars "$d/asm-base.txt" 1 --universe "$d/uni.txt" "${orig[@]}" \
+    -- "$JAVA17" $EXTRA_OPTS -cp "$CLS:$ASMCP" AsmCheck jars "$d/asm-new.txt" 1 --universe "$d/uni.txt" "${outs[@]}"
+  if run regress-asm3.log "$JAVA17" -cp "$CLS" LinkCheck compare "$d/asm-base.txt" "$d/asm-new.txt" &&
+     grep -q "^use.jar!vfix.use.Slot.make(Ljava/lang/Class;)Ljava/lang/Object;	OK" "$d/asm-base.txt"; then
+    pass "regressions: no new ASM analyzer failures ($(summary regress-asm3.log | sed 's/^compare: //'))"
+  else
+    fail "regressions: no new ASM analyzer failures"; show regress-asm3.log
+  fi
+}
+regress_jars
+
+
 # ---------------------------------------------------------------------- JDKs
 # verify_jdk VERSION HOME
 verify_jdk() {

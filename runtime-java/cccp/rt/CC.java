@@ -74,6 +74,28 @@ public final class CC {
     return m == 0 ? parent : enter(parent, m);
   }
 
+  /**
+   * The owner check of a twin: true if the receiver's class selects, for
+   * the original method 'mid' names, the declaration of the class 'mid'
+   * names (the twin's own class). False when a class without a twin (made
+   * at run time, a mock, a class that was not rewritten) overrides it, and
+   * when that cannot be decided: the caller then makes the original call,
+   * which the JVM dispatches itself. Decided once per class and method.
+   */
+  public static boolean owns(Object recv, int mid) {
+    Class<?> k = recv.getClass();
+    int r = Select.OWN.get(k).get(mid);
+    if (r == 0) {
+      CC prev = set(null);
+      try {
+        r = Select.owns(mid, k);
+      } finally {
+        set(prev);
+      }
+    }
+    return r > 0;
+  }
+
   /* Slow path of 'enterv': reflection, with the slot cleared meanwhile. */
   private static int select(int mid, Class<?> k) {
     CC prev = set(null);

@@ -6,7 +6,6 @@
  */
 package cccp.rt;
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
@@ -23,11 +22,6 @@ import java.util.HashMap;
  * the caller).
  */
 final class Select {
-  /** Marker method of instrumented classes without method-id fields. */
-  static final String MARKER = "cccp$instrumented";
-  /** Prefix of the method-id fields (class versions below 63). */
-  static final String MID_FIELD = "cccp$mid$";
-
   /** One cached answer: receiver class 'k' selects method id 'mid'. */
   static final class Hit {
     final Class<?> k;
@@ -52,6 +46,76 @@ final class Select {
   private static final ArrayList<Class<?>> KEEP = new ArrayList<Class<?>>();
 
   private Select() {}
+
+  /**
+   * The owner checks' answers for one receiver class: method id to 1
+   * (owned) or -1, in an open-addressing table that is replaced, never
+   * changed, once published (readers take no lock).
+   */
+  static final class Owned {
+    private volatile int[] tab = new int[8];    // (mid << 1 | yes) + 1
+
+    /** 1 or -1, or 0 if not decided yet. */
+    int get(int mid) {
+      int[] t = tab;
+      int mask = t.length - 1;
+      for (int i = (mid * 0x9E3779B9 >>> 7) & mask, e; (e = t[i]) != 0;
+           i = (i + 1) & mask)
+        if ((e - 1) >>> 1 == mid) return ((e - 1) & 1) != 0 ? 1 : -1;
+      return 0;
+    }
+
+    synchronized void put(int mid, boolean yes) {
+      if (get(mid) != 0) return;
+      int[] o = tab;
+      int n = 0;
+      for (int e : o)
+        if (e != 0) n++;
+      int[] t = new int[(n + 1) * 2 > o.length ? o.length * 2 : o.length];
+      for (int e : o)
+        if (e != 0) insert(t, e);
+      insert(t, ((mid << 1) | (yes ? 1 : 0)) + 1);
+      tab = t;
+    }
+
+    private static void insert(int[] t, int e) {
+      int mask = t.length - 1;
+      int i = (((e - 1) >>> 1) * 0x9E3779B9 >>> 7) & mask;
+      while (t[i] != 0) i = (i + 1) & mask;
+      t[i] = e;
+    }
+  }
+
+  static final ClassValue<Owned> OWN = new ClassValue<Owned>() {
+    @Override
+    protected Owned computeValue(Class<?> k) {
+      return new Owned();
+    }
+  };
+
+  /**
+   * Slow path of the owner check: 1 if class 'k' selects the method of
+   * 'mid' in the class 'mid' names, else -1 (also when reflection fails:
+   * the original call is always right, only slower).
+   */
+  static int owns(int mid, Class<?> k) {
+    String cls, name, desc;
+    synchronized (CC.Registry.class) {
+      cls = CC.Registry.cls[mid];
+      name = CC.Registry.name[mid];
+      desc = CC.Registry.desc[mid];
+    }
+    boolean yes;
+    try {
+      Method m = select(k, name, desc);
+      yes = m != null
+            && m.getDeclaringClass().getName().replace('.', '/').equals(cls);
+    } catch (Throwable e) {
+      yes = false;
+    }
+    OWN.get(k).put(mid, yes);
+    return yes ? 1 : -1;
+  }
 
   /** The selected method id for symbolic id 'mid' and receiver class 'k'. */
   static int of(int mid, Class<?> k) {
@@ -192,14 +256,53 @@ final class Select {
   }
 
   /**
-   * A class the rewriter instrumented: it declares a synthetic method-id
-   * field, or, having none, the marker method.
+   * A class the rewriter instrumented: its class file names cccp.rt.CC.
+   * Read from the class's loader, once per class: reflection does not show
+   * what the rewriter adds (the agent hides it), and a class made at run
+   * time has no class file (it was not instrumented).
    */
   static boolean instrumented(Class<?> c) {
-    for (Field f : c.getDeclaredFields())
-      if (f.isSynthetic() && f.getName().startsWith(MID_FIELD)) return true;
-    for (Method m : c.getDeclaredMethods())
-      if (m.isSynthetic() && m.getName().equals(MARKER)) return true;
-    return false;
+    return INSTRUMENTED.get(c).booleanValue();
+  }
+
+  private static final ClassValue<Boolean> INSTRUMENTED =
+      new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          return Boolean.valueOf(namesRuntime(c));
+        }
+      };
+
+  private static final byte[] CC_NAME = "cccp/rt/CC".getBytes();
+
+  private static boolean namesRuntime(Class<?> c) {
+    String res = c.getName().replace('.', '/') + ".class";
+    ClassLoader l = c.getClassLoader();
+    java.io.InputStream in = null;
+    try {
+      in = l != null ? l.getResourceAsStream(res)
+                     : ClassLoader.getSystemResourceAsStream(res);
+      if (in == null) return false;
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      byte[] buf = new byte[8192];
+      for (int n; (n = in.read(buf)) > 0;) out.write(buf, 0, n);
+      byte[] b = out.toByteArray();
+      outer:
+      for (int i = 0; i + CC_NAME.length <= b.length; i++) {
+        for (int k = 0; k < CC_NAME.length; k++)
+          if (b[i + k] != CC_NAME[k]) continue outer;
+        return true;
+      }
+      return false;
+    } catch (java.io.IOException e) {
+      return false;
+    } finally {
+      if (in != null)
+        try {
+          in.close();
+        } catch (java.io.IOException e) {
+          /* nothing read from it matters any more */
+        }
+    }
   }
 }

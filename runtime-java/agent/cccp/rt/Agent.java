@@ -1,0 +1,146 @@
+/*
+ * Agent.java -- the Java agent of cccp-rt.jar ("-javaagent:cccp-rt.jar",
+ * in the argfile the rewriter writes): hides from reflection what the
+ * rewriter adds to classes. Compiled for class version 55.
+ */
+package cccp.rt;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandles;
+import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * At start-up, before the main class loads:
+ * 1. defines the reflection filter (class Hidden, renamed) in java.base as
+ *    java.lang.CccpHidden, through a lookup on java.lang.Class (java.base
+ *    opens java.lang to the runtime's module for this);
+ * 2. retransforms java.lang.Class so that its three requests for declared
+ *    members go through the filter (the calls of Reflection.filterMethods,
+ *    Reflection.filterFields and getDeclaredConstructors0), and
+ *    java.io.ObjectStreamClass so that a static initialiser the rewriter
+ *    added does not enter the default serialVersionUID (PatchClass).
+ * Nothing else of the JDK is touched. A failure is reported on stderr and
+ * leaves reflection as it is (the program still runs).
+ */
+public final class Agent {
+  static final String FILTER = "java/lang/CccpHidden";
+  static final String METHODS =
+      "(Ljava/lang/Class;[Ljava/lang/reflect/Method;)[Ljava/lang/reflect/Method;";
+  static final String FIELDS =
+      "(Ljava/lang/Class;[Ljava/lang/reflect/Field;)[Ljava/lang/reflect/Field;";
+
+  private Agent() {}
+
+  public static void premain(String args, Instrumentation inst) {
+    try {
+      install(inst);
+    } catch (Throwable e) {
+      System.err.println("cccp: reflection will show the members cccp adds: "
+                         + e);
+    }
+  }
+
+  static void install(Instrumentation inst) throws Throwable {
+    Module base = Class.class.getModule(), self = Agent.class.getModule();
+    Map<String, Set<Module>> open =
+        Collections.singletonMap("java.lang", Collections.singleton(self));
+    inst.redefineModule(base, Collections.<Module>emptySet(),
+                        Collections.<String, Set<Module>>emptyMap(), open,
+                        Collections.<Class<?>>emptySet(),
+                        Collections.<Class<?>, java.util.List<Class<?>>>emptyMap());
+    byte[] filter = rename(read("cccp/rt/Hidden.class"), "cccp/rt/Hidden",
+                           FILTER);
+    MethodHandles.Lookup l =
+        MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup());
+    Class<?> f = l.defineClass(filter);
+    Class.forName(f.getName(), true, null);
+    final Map<String, PatchClass.Edit[]> edits = new HashMap<>();
+    edits.put("java/lang/Class", new PatchClass.Edit[] {
+        new PatchClass.Edit(
+            "jdk/internal/reflect/Reflection.filterMethods:" + METHODS,
+            PatchClass.INVOKESTATIC, "filterMethods", METHODS),
+        new PatchClass.Edit(
+            "jdk/internal/reflect/Reflection.filterFields:" + FIELDS,
+            PatchClass.INVOKESTATIC, "filterFields", FIELDS),
+        new PatchClass.Edit(
+            "java/lang/Class.getDeclaredConstructors0:"
+                + "(Z)[Ljava/lang/reflect/Constructor;",
+            PatchClass.INVOKEVIRTUAL, "constructors",
+            "(Ljava/lang/Class;Z)[Ljava/lang/reflect/Constructor;")});
+    edits.put("java/io/ObjectStreamClass", new PatchClass.Edit[] {
+        new PatchClass.Edit(
+            "java/io/ObjectStreamClass.hasStaticInitializer:(Ljava/lang/Class;)Z",
+            PatchClass.INVOKESTATIC, "hasStaticInitializer",
+            "(Ljava/lang/Class;)Z")});
+    final Map<String, String> failed = new HashMap<>();
+    ClassFileTransformer t = new ClassFileTransformer() {
+      @Override
+      public byte[] transform(Module m, ClassLoader loader, String name,
+                              Class<?> redefined, ProtectionDomain pd,
+                              byte[] b) {
+        PatchClass.Edit[] e = loader == null ? edits.get(name) : null;
+        if (e == null) return null;
+        try {
+          byte[] r = PatchClass.patch(b, e);
+          edits.remove(name);
+          return r;
+        } catch (Throwable x) {
+          failed.put(name, x.toString());
+          return null;
+        }
+      }
+    };
+    inst.addTransformer(t, true);
+    try {
+      inst.retransformClasses(Class.class,
+          Class.forName("java.io.ObjectStreamClass", false, null));
+    } finally {
+      inst.removeTransformer(t);
+    }
+    if (!edits.isEmpty())
+      throw new IllegalStateException("not patched: " + edits.keySet() + " "
+                                      + failed);
+  }
+
+  private static byte[] read(String res) throws IOException {
+    InputStream in = Agent.class.getClassLoader() == null
+        ? ClassLoader.getSystemResourceAsStream(res)
+        : Agent.class.getClassLoader().getResourceAsStream(res);
+    if (in == null) in = Object.class.getResourceAsStream("/" + res);
+    if (in == null) throw new IOException(res + " not found");
+    try {
+      return in.readAllBytes();
+    } finally {
+      in.close();
+    }
+  }
+
+  /* 'b' with every CONSTANT_Utf8 equal to 'from' replaced by 'to'. */
+  static byte[] rename(byte[] b, String from, String to) throws IOException {
+    ClassBytes c = new ClassBytes(b);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(b.length + 64);
+    DataOutputStream o = new DataOutputStream(out);
+    o.write(b, 0, 10);
+    for (int i = 1; i < c.count; i++) {
+      int p = c.off[i];
+      if (p == 0) continue;
+      if (b[p] == 1 && c.utf8(i).equals(from)) {
+        o.writeByte(1);
+        o.writeUTF(to);
+      } else {
+        o.write(b, p, c.end(i) - p);
+      }
+    }
+    o.write(b, c.poolEnd, b.length - c.poolEnd);
+    return out.toByteArray();
+  }
+}

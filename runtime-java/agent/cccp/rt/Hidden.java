@@ -1,0 +1,116 @@
+/*
+ * Hidden.java -- the reflection filter. Defined by the agent inside
+ * java.base, in package java.lang, under the name java.lang.CccpHidden
+ * (its bytes are renamed), and called by the patched java.lang.Class
+ * wherever the class asks the VM for the declared members of a class.
+ * Compiled for class version 55; uses only java.base.
+ */
+package cccp.rt;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+
+/**
+ * Leaves out of the member lists that java.lang.Class builds (and caches)
+ * what the rewriter adds: synthetic members named "cccp$..." (method-id
+ * fields, markers), synthetic methods and constructors whose last
+ * parameter is a cccp.rt.CC (twins), and a synthetic serialVersionUID
+ * (pinned by the rewriter; compilers do not make one). Everything built on those lists then sees the
+ * original class: getDeclaredMethods, getMethods, getDeclaredMethod,
+ * getMethod, the constructor and field equivalents, java.beans, the
+ * default serialVersionUID, records and enums.
+ */
+public final class Hidden {
+  private static final int SYNTHETIC = 0x1000;
+  private static final MethodHandle FILTER_METHODS, FILTER_FIELDS, CTORS,
+      FIELDS, HAS_INIT;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      Class<?> r = Class.forName("jdk.internal.reflect.Reflection");
+      FILTER_METHODS = l.findStatic(r, "filterMethods", MethodType.methodType(
+          Method[].class, Class.class, Method[].class));
+      FILTER_FIELDS = l.findStatic(r, "filterFields", MethodType.methodType(
+          Field[].class, Class.class, Field[].class));
+      CTORS = MethodHandles.privateLookupIn(Class.class, l).findVirtual(
+          Class.class, "getDeclaredConstructors0",
+          MethodType.methodType(Constructor[].class, boolean.class));
+      FIELDS = MethodHandles.privateLookupIn(Class.class, l).findVirtual(
+          Class.class, "getDeclaredFields0",
+          MethodType.methodType(Field[].class, boolean.class));
+      Class<?> osc = Class.forName("java.io.ObjectStreamClass");
+      HAS_INIT = MethodHandles.privateLookupIn(osc, l).findStatic(
+          osc, "hasStaticInitializer",
+          MethodType.methodType(boolean.class, Class.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private Hidden() {}
+
+  /** In place of jdk.internal.reflect.Reflection.filterMethods. */
+  public static Method[] filterMethods(Class<?> c, Method[] ms)
+      throws Throwable {
+    return (Method[]) strip((Method[]) FILTER_METHODS.invokeExact(c, ms));
+  }
+
+  /** In place of jdk.internal.reflect.Reflection.filterFields. */
+  public static Field[] filterFields(Class<?> c, Field[] fs)
+      throws Throwable {
+    return (Field[]) strip((Field[]) FILTER_FIELDS.invokeExact(c, fs));
+  }
+
+  /** In place of c.getDeclaredConstructors0(publicOnly). */
+  public static Constructor<?>[] constructors(Class<?> c, boolean publicOnly)
+      throws Throwable {
+    return (Constructor<?>[]) strip(
+        (Constructor<?>[]) CTORS.invokeExact(c, publicOnly));
+  }
+
+  /**
+   * In place of ObjectStreamClass.hasStaticInitializer: false for a
+   * '<clinit>' that only the rewriter made (it marks the class with a
+   * synthetic field "cccp$clinit"), so that the default serialVersionUID
+   * is the original one.
+   */
+  public static boolean hasStaticInitializer(Class<?> c) throws Throwable {
+    if (!(boolean) HAS_INIT.invokeExact(c)) return false;
+    for (Field f : (Field[]) FIELDS.invokeExact(c, false))
+      if (f.isSynthetic() && f.getName().equals("cccp$clinit")) return false;
+    return true;
+  }
+
+  /* 'ms' without the added members ('ms' itself when there are none). */
+  private static Member[] strip(Member[] ms) {
+    int n = 0;
+    for (Member m : ms)
+      if (added(m)) n++;
+    if (n == 0) return ms;
+    Member[] r = (Member[]) java.lang.reflect.Array.newInstance(
+        ms.getClass().getComponentType(), ms.length - n);
+    int k = 0;
+    for (Member m : ms)
+      if (!added(m)) r[k++] = m;
+    return r;
+  }
+
+  private static boolean added(Member m) {
+    if ((m.getModifiers() & SYNTHETIC) == 0) return false;
+    if (m.getName().startsWith("cccp$")) return true;
+    /* the serialVersionUID the rewriter pins: without it, the default one
+    ** is the same (hasStaticInitializer) */
+    if (!(m instanceof Executable))
+      return m.getName().equals("serialVersionUID");
+    Executable e = (Executable) m;
+    int n = e.getParameterCount();
+    return n > 0 && e.getParameterTypes()[n - 1].getName().equals("cccp.rt.CC");
+  }
+}

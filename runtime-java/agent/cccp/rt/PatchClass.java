@@ -1,0 +1,163 @@
+/*
+ * PatchClass.java -- the agent's edit of java.lang.Class. Compiled for
+ * class version 55.
+ */
+package cccp.rt;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * Redirects calls in a JDK class to the filter (java.lang.CccpHidden):
+ * each edit names a Methodref of the class and the invoke opcode that uses
+ * it, and the filter method that takes its place with the same stack
+ * effect: "invokevirtual C.m(A)R" becomes "invokestatic F.m'(C, A)R",
+ * "invokestatic C.m(A)R" becomes "invokestatic F.m'(A)R". Instruction
+ * lengths do not change: only the constant pool grows (appended entries)
+ * and three bytes per call change, so that no offset, frame or table of
+ * the class moves.
+ */
+final class PatchClass {
+  /** One edit: the call 'ref' ("owner.name:desc") by 'op' becomes
+   *  "invokestatic FILTER.name:desc". */
+  static final class Edit {
+    final String ref, name, desc;
+    final int op;
+    int from, to, hits;
+
+    Edit(String ref, int op, String name, String desc) {
+      this.ref = ref;
+      this.op = op;
+      this.name = name;
+      this.desc = desc;
+    }
+  }
+
+  static final int INVOKEVIRTUAL = 0xb6, INVOKESTATIC = 0xb8;
+
+  private PatchClass() {}
+
+  /** 'b' edited, or an exception naming the call not found. */
+  static byte[] patch(byte[] b, Edit[] edits) throws IOException {
+    ClassBytes c = new ClassBytes(b);
+    for (int i = 1; i < c.count; i++) {
+      String r = c.ref(i);
+      if (r == null) continue;
+      for (Edit e : edits)
+        if (r.equals(e.ref)) e.from = i;
+    }
+    for (Edit e : edits)
+      if (e.from == 0) throw new IOException("no reference to " + e.ref);
+
+    /* appended entries: the filter class and its methods */
+    ByteArrayOutputStream pool = new ByteArrayOutputStream();
+    DataOutputStream o = new DataOutputStream(pool);
+    int next = c.count;
+    int utf = next++;
+    o.writeByte(1);
+    o.writeUTF(Agent.FILTER);
+    int cls = next++;
+    o.writeByte(7);
+    o.writeShort(utf);
+    for (Edit e : edits) {
+      int n = next++;
+      o.writeByte(1);
+      o.writeUTF(e.name);
+      int d = next++;
+      o.writeByte(1);
+      o.writeUTF(e.desc);
+      int nat = next++;
+      o.writeByte(12);
+      o.writeShort(n);
+      o.writeShort(d);
+      e.to = next++;
+      o.writeByte(10);
+      o.writeShort(cls);
+      o.writeShort(nat);
+    }
+    if (next > 0xffff) throw new IOException("constant pool full");
+    byte[] add = pool.toByteArray();
+
+    byte[] r = new byte[b.length + add.length];
+    System.arraycopy(b, 0, r, 0, c.poolEnd);
+    r[8] = (byte) (next >> 8);
+    r[9] = (byte) next;
+    System.arraycopy(add, 0, r, c.poolEnd, add.length);
+    System.arraycopy(b, c.poolEnd, r, c.poolEnd + add.length,
+                     b.length - c.poolEnd);
+
+    /* every Code attribute of every method */
+    int p = c.poolEnd + 6;
+    p += 2 + 2 * c.u2(p);                         // interfaces
+    for (int pass = 0; pass < 2; pass++) {        // fields, then methods
+      int n = c.u2(p);
+      p += 2;
+      for (int k = 0; k < n; k++) {
+        int na = c.u2(p + 6);
+        p += 8;
+        for (int a = 0; a < na; a++) {
+          int len = c.u4(p + 2);
+          if (pass == 1 && "Code".equals(c.utf8(c.u2(p))))
+            code(c, r, p + 14, c.u4(p + 10), add.length, edits);
+          p += 6 + len;
+        }
+      }
+    }
+    for (Edit e : edits)
+      if (e.hits == 0) throw new IOException("no call of " + e.ref);
+    return r;
+  }
+
+  /* Edit the calls in the code at 'start' ('len' bytes) of 'c.b'. */
+  private static void code(ClassBytes c, byte[] r, int start, int len,
+                           int shift, Edit[] edits) {
+    for (int pc = 0; pc < len;) {
+      int at = start + pc, op = c.u1(at);
+      if (op == INVOKEVIRTUAL || op == INVOKESTATIC) {
+        int idx = c.u2(at + 1);
+        for (Edit e : edits) {
+          if (e.op != op || e.from != idx) continue;
+          r[at + shift] = (byte) INVOKESTATIC;
+          r[at + shift + 1] = (byte) (e.to >> 8);
+          r[at + shift + 2] = (byte) e.to;
+          e.hits++;
+        }
+      }
+      pc += length(c, start, pc);
+    }
+  }
+
+  /* Length of the instruction at 'pc' (JVMS 6.5). */
+  private static int length(ClassBytes c, int start, int pc) {
+    int op = c.u1(start + pc);
+    switch (op) {
+    case 0x10: case 0x12: case 0x15: case 0x16: case 0x17: case 0x18:
+    case 0x19: case 0x36: case 0x37: case 0x38: case 0x39: case 0x3a:
+    case 0xa9: case 0xbc:
+      return 2;
+    case 0x11: case 0x13: case 0x14: case 0x84: case 0xb2: case 0xb3:
+    case 0xb4: case 0xb5: case 0xb6: case 0xb7: case 0xb8: case 0xbb:
+    case 0xbd: case 0xc0: case 0xc1: case 0xc6: case 0xc7:
+      return 3;
+    case 0xc5:
+      return 4;
+    case 0xb9: case 0xba: case 0xc8: case 0xc9:
+      return 5;
+    case 0xc4:
+      return c.u1(start + pc + 1) == 0x84 ? 6 : 4;
+    case 0xaa: {
+      int p = (pc + 4) & ~3;
+      int lo = c.u4(start + p + 4), hi = c.u4(start + p + 8);
+      return p - pc + 12 + 4 * (hi - lo + 1);
+    }
+    case 0xab: {
+      int p = (pc + 4) & ~3;
+      return p - pc + 8 + 8 * c.u4(start + p + 4);
+    }
+    default:
+      if (op >= 0x99 && op <= 0xa8) return 3;
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Transparency: what reflection shows of instrumented classes (declared and
+# public methods, constructors and fields, getDeclaredMethod and friends,
+# java.beans properties, record components, enum constants, the default
+# serialVersionUID) and what stack walks show (printStackTrace,
+# StackWalker, Thread.getStackTrace indexed) are byte-identical to the
+# plain run, on JDK 17 and 25. The program is tests/programs/transparent.
+# A run without the runtime's agent must differ (the suite can fail).
+#
+# Environment: CCCP_REWRITE, BUILD (cccp-rt.jar), JDK17, JDK25.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+SRC="$ROOT/tests/programs/transparent"
+export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+use_jdks
+[ -f "$CCCP_RT" ] || { fail "missing $CCCP_RT (run make first)"; finish; exit; }
+
+mkdir -p "$T/c" "$T/out"
+"$JDK17/bin/javac" -nowarn -d "$T/c" "$SRC"/tp/*.java 2>"$T/javac.err" ||
+  { fail "javac"; cat "$T/javac.err"; finish; exit; }
+(cd "$T/c" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
+expect_exit 0 "rewrite tp.jar (default options)" "$REWRITE" -q "$T/tp.jar" -o "$T/out/"
+check "the argfile names the agent" grep -q -- '^-javaagent:' "$T/out/cccp.args"
+
+for J in "${JDKS[@]}"; do
+  v=$(jdk_version "$J")
+  d="$T/run$v"; mkdir -p "$d"
+  (cd "$d" && "$J/bin/java" -cp "$T/tp.jar" tp.Main >plain.txt 2>&1)
+  check "JDK $v: the plain program prints members and a stack trace" \
+    grep -q "at tp.Main.depth1" "$d/plain.txt"
+  (cd "$d" && "$J/bin/java" @"$T/out/cccp.args" -cp "$T/out/tp.jar" tp.Main \
+     >inst.txt 2>&1)
+  if cmp -s "$d/plain.txt" "$d/inst.txt"; then
+    pass "JDK $v: reflection, serialVersionUID and stack traces identical ($(wc -l <"$d/plain.txt") lines)"
+  else
+    fail "JDK $v: instrumented run differs"
+    diff "$d/plain.txt" "$d/inst.txt" | head -12 | sed 's/^/       /'
+  fi
+  check "JDK $v: the instrumented run wrote a profile" test -s "$d/cccp-profile.xml"
+  (cd "$d" && "$J/bin/java" -Xbootclasspath/a:"$CCCP_RT" -cp "$T/out/tp.jar" \
+     tp.Main >noagent.txt 2>&1)
+  check "JDK $v: without the agent, reflection shows the twins" \
+    grep -q "cccp.rt.CC" "$d/noagent.txt"
+done
+finish

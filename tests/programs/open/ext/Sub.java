@@ -1,0 +1,10 @@
+package ext;
+
+/** Not rewritten: overrides the originals, never the twins. */
+public class Sub extends ow.Base {
+  @Override public int get() { return 42 + super.get(); }
+
+  @Override protected int hook(int x) { return x * 10; }
+
+  @Override public int fail() { throw new IllegalStateException("from Sub.fail"); }
+}

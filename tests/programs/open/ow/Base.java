@@ -1,0 +1,20 @@
+package ow;
+
+/** An instrumented class that classes outside the rewrite override. */
+public class Base {
+  public int get() { return 1; }
+
+  /** A call through 'this' inside the instrumented class. */
+  public int twice() { return get() * 2; }
+
+  protected int hook(int x) { return x + 1; }
+
+  public int viaHook(int x) { return hook(x); }
+
+  public static int call(Base b) { return b.get(); }
+
+  /** Called by overrides: its node must sit under theirs. */
+  public static int helper(int x) { return x + 100; }
+
+  public int fail() { return 0; }
+}

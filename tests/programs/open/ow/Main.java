@@ -1,0 +1,70 @@
+package ow;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.function.IntSupplier;
+
+/**
+ * Open-world dispatch: classes the rewriter never saw override methods of
+ * instrumented classes; every kind of call site must run the override.
+ * args[0]: the class file of ext.Dyn, defined here from its bytes.
+ */
+public class Main {
+  static final class Loader extends ClassLoader {
+    Loader() { super(Main.class.getClassLoader()); }
+
+    Class<?> define(String name, byte[] b) {
+      return defineClass(name, b, 0, b.length);
+    }
+  }
+
+  public static void main(String[] args) throws Throwable {
+    Base sub = (Base) Class.forName("ext.Sub").getDeclaredConstructor().newInstance();
+    System.out.println("virtual " + sub.get());
+    System.out.println("static->virtual " + Base.call(sub));
+    System.out.println("inherited self call " + sub.twice());
+    System.out.println("protected hook " + sub.viaHook(3));
+    try {
+      sub.fail();
+    } catch (IllegalStateException e) {
+      System.out.println("thrown " + e.getMessage());
+    }
+
+    byte[] bytes = Files.readAllBytes(Paths.get(args[0]));
+    Base dyn = (Base) new Loader().define("ext.Dyn", bytes)
+        .getDeclaredConstructor().newInstance();
+    System.out.println("defined at run time " + dyn.get() + " " + dyn.twice());
+
+    IntSupplier ref = dyn::get;
+    System.out.println("method reference " + ref.getAsInt());
+    MethodHandle mh = MethodHandles.lookup().findVirtual(Base.class, "get",
+        MethodType.methodType(int.class));
+    System.out.println("method handle " + (int) mh.invoke(sub));
+    System.out.println("reflection " + Base.class.getMethod("get").invoke(dyn));
+
+    Shape circle = (Shape) Class.forName("ext.Circle").getDeclaredConstructor().newInstance();
+    System.out.println("interface default overridden " + circle.name() + " " + circle.describe());
+    Shape lambda = () -> "lambda";
+    System.out.println("interface default inherited " + lambda.name() + " " + lambda.describe());
+    Shape proxy = (Shape) Proxy.newProxyInstance(Main.class.getClassLoader(),
+        new Class<?>[] {Shape.class},
+        (p, m, a) -> m.getName().equals("name") ? "proxy" : "proxied-" + m.getName());
+    System.out.println("proxy " + proxy.name() + " " + proxy.kind());
+
+    Animal dog = (Animal) Class.forName("ext.Dog").getDeclaredConstructor().newInstance();
+    System.out.println("abstract and super " + dog.speak());
+
+    Leaf leaf = new Leaf();
+    System.out.println("instrumented below not rewritten " + leaf.get() + " "
+        + leaf.twiceLeaf() + " " + leaf.viaHook(5));
+
+    Base plain = new Base();
+    int sum = 0;
+    for (int i = 0; i < 100000; i++) sum += plain.get() + sub.get();
+    System.out.println("loop " + sum);
+  }
+}

@@ -1,0 +1,9 @@
+package ow;
+
+public interface Shape {
+  default String name() { return "shape"; }
+
+  String kind();
+
+  default String describe() { return name() + "/" + kind(); }
+}
