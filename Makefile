@@ -27,16 +27,20 @@ VERSION   := 0.1.0
 # Every module under src/ goes into the library, except the programs.
 LIB_SRC   := $(sort $(filter-out src/cli/% src/report/%,$(wildcard src/*/*.c)))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))
+REPORT_SRC := $(sort $(wildcard src/report/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TESTUTIL_SRC := $(sort $(wildcard tests/unit/util/*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# cccp-report shares the atomic output file with cccp-rewrite.
+REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/cli/atomic.o
 TESTUTIL_OBJ := $(TESTUTIL_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libcccp.a
 BINDIR    ?= bin
 BIN       := $(BINDIR)/cccp-rewrite
+REPORT    := $(BINDIR)/cccp-report
 
 # The Java runtime (class version 52), shipped as cccp-rt.jar, with its
 # Java agent (runtime-java/agent, class version 55, JDK 11 and later).
@@ -59,8 +63,8 @@ FIXTURE_STAMP := $(BUILD)/fixtures/.stamp
 JAVAC     ?= javac
 
 .PHONY: all check unit headers asan install clean bench fixtures deps demo tools \
-  valgrind
-all: $(BIN) $(RT_JAR)
+  valgrind check-report
+all: $(BIN) $(REPORT) $(RT_JAR)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -73,6 +77,10 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LIBS)
+
+$(REPORT): $(REPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(REPORT_OBJ) $(LIB) $(LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TESTUTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -106,15 +114,19 @@ $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	  -C $(BUILD)/examples/wordfreq-classes .
 
 # The main job on the bundled example (grows as features land): instrument
-# the app, run it on a stock JVM, print its hottest calling contexts.
+# the app, run it on a stock JVM, print its hottest calling contexts and
+# write its flame graph.
 DEMO := $(BUILD)/demo
-demo: $(BIN) $(RT_JAR) $(EXAMPLE_JAR) $(BUILD)/tools/cct-compare
+demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
 	$(BIN) -v $(EXAMPLE_JAR) -o $(DEMO)/INST_wordfreq.jar
 	cd $(DEMO) && java @INST_wordfreq.jar.args -Dcccp.out=profile.xml \
 	  -jar INST_wordfreq.jar
-	@echo "== hottest calling contexts (calls, context) of $(DEMO)/profile.xml"
-	@$(BUILD)/tools/cct-compare --contexts $(DEMO)/profile.xml | sort -rn | head -12
+	@echo "== hottest methods and calling contexts of $(DEMO)/profile.xml"
+	@$(REPORT) top --merge-threads -n 8 $(DEMO)/profile.xml
+	@$(REPORT) flame --merge-threads $(DEMO)/profile.xml \
+	  --title "wordfreq: calls per calling context" -o $(DEMO)/flame.html
+	@echo "== flame graph (open in a browser): $(CURDIR)/$(DEMO)/flame.html"
 
 # Install missing build and test dependencies (Debian 12; idempotent).
 deps:
@@ -155,25 +167,34 @@ ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
   CFLAGS="-DCR_DEBUG_ARENA"
 asan:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite build-asan/cccp-rt.jar \
-	  unit fuzz-replay tools build-asan/examples/wordfreq.jar
+	  build-asan/bin/cccp-report unit fuzz-replay tools \
+	  build-asan/examples/wordfreq.jar
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  BUILD=build-asan bash tests/cli/test_cli.sh
+	ASAN_OPTIONS=exitcode=86 CCCP_REPORT=$(CURDIR)/build-asan/bin/cccp-report \
+	  BUILD=build-asan bash tests/report/test_report.sh
 	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  BUILD=build-asan HOSTILE_SCALE=0.2 bash tests/hostile/test_hostile.sh
 
-install: $(BIN) $(RT_JAR)
+install: $(BIN) $(REPORT) $(RT_JAR)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	  $(DESTDIR)$(PREFIX)/share/cccp
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/cccp
+	install -m 755 $(BIN) $(REPORT) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(RT_JAR) $(DESTDIR)$(PREFIX)/share/cccp/
-	install -m 644 man/cccp-rewrite.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/cccp-rewrite.1 man/cccp-report.1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/cccp-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 bench: $(BIN)
 	bench/roundtrip
 
+# The cccp-report suite alone (also part of 'make check').
+check-report: $(REPORT)
+	BUILD=$(BUILD) bash tests/report/test_report.sh
+
 # valgrind memcheck on representative runs of $(BIN) (about half a
 # minute; also part of 'make check')
-valgrind: $(BIN) $(RT_JAR) $(EXAMPLE_JAR)
+valgrind: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	CCCP_REWRITE=$(CURDIR)/$(BIN) BUILD=$(BUILD) \
 	  bash tests/valgrind/test_valgrind.sh
 
@@ -184,6 +205,7 @@ clean:
 -include tests/fuzz/fuzz.mk
 -include tests/verify/verify.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTUTIL_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(REPORT_OBJ:.o=.d) \
+  $(TESTUTIL_OBJ:.o=.d) \
   $(TOOL_BIN:=.d) \
   $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)

@@ -7,6 +7,7 @@ failed=0
 BUILD=${BUILD:-build}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REWRITE="${CCCP_REWRITE:-$ROOT/bin/cccp-rewrite}"
+REPORT="${CCCP_REPORT:-$ROOT/bin/cccp-report}"
 TOOLS="$ROOT/$BUILD/tools"
 
 pass() { passed=$((passed + 1)); echo "  ok   $*"; }

@@ -4,7 +4,7 @@ set -u
 cd "$(dirname "$0")/.."
 total_p=0; total_f=0
 # A suite may be given as FILE:MODE; MODE goes to the verification suite.
-suites=(tests/cli/*.sh tests/roundtrip/*.sh
+suites=(tests/cli/*.sh tests/report/*.sh tests/roundtrip/*.sh
         tests/verify/test_verify.sh:--reencode
         tests/verify/test_verify.sh:--stress-probes
         tests/verify/test_verify.sh:--cccp)

@@ -46,6 +46,15 @@ typedef struct cr_prof_tree {
   uint32_t last;         /* last top-level node */
 } cr_prof_tree;
 
+/*
+** Metrics: what was counted per context. Metric 0 is 'calls' (times the
+** context was entered), kept in the nodes themselves; every other metric
+** (a numeric <node> attribute such as 'bytecodes' or 'cycles') is a column
+** 'mval[k]' indexed by node, 0 where a node does not have it. Values are
+** exclusive (the context's own); inclusive values are subtree sums.
+*/
+#define CR_PROF_MAX_METRICS 16
+
 typedef struct cr_profile {
   int version;           /* 1 */
   char mode[32];         /* "cccp", "oracle", ... */
@@ -55,6 +64,9 @@ typedef struct cr_profile {
   cr_prof_node *nodes;       /* [1..nnodes] */
   size_t ntrees;
   cr_prof_tree *trees;       /* [0..ntrees-1], in file order */
+  size_t nmetrics;           /* 1 + the other metrics, in first-seen order */
+  const char *metric[CR_PROF_MAX_METRICS];  /* names; [0] is "calls" */
+  uint64_t *mval[CR_PROF_MAX_METRICS];      /* [k][node] for k >= 1 */
   /* private */
   cr_arena *arena;
   size_t capm, capn, capt;
@@ -64,12 +76,21 @@ typedef struct cr_profile {
 #define CR_PROF_MAX_DEPTH 1000000
 #define CR_PROF_MAX_ITEMS 0x7fffffffu
 
+/* Value of metric 'k' at 'node'. */
+static inline uint64_t cr_profile_value(const cr_profile *p, size_t k,
+                                        uint32_t node) {
+  return k ? p->mval[k][node] : p->nodes[node].calls;
+}
+
 /*
 ** Read a profile file. No network, no DTD (a document with a DOCTYPE is
-** refused), no entity substitution. Unknown attributes are ignored (later
-** metrics); unknown elements, text, bad numbers, undefined or out-of-order
-** method ids are CR_EFORMAT with the line in the message; another version
-** is CR_EUNSUPPORTED. On success '*out' is the caller's (cr_profile_free).
+** refused), no entities but XML's five predefined ones. A <node>
+** attribute other than 'method' whose value is an unsigned decimal is a
+** metric (at most CR_PROF_MAX_METRICS in all, else CR_ETOOLARGE); other
+** unknown attributes are ignored. Unknown elements, text, bad numbers,
+** undefined or out-of-order method ids are CR_EFORMAT, and malformed XML
+** too; the message then reads "FILE:LINE: what". Another version is
+** CR_EUNSUPPORTED. On success '*out' is the caller's (cr_profile_free).
 */
 int cr_profile_load(cr_profile **out, const char *path, cr_diag *d);
 /* Same, from memory; 'name' is used in messages. */
@@ -90,6 +111,29 @@ uint32_t cr_profile_add_method(cr_profile *p, const char *cls,
 long cr_profile_add_tree(cr_profile *p, const char *thread);
 uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
                              uint32_t method, uint64_t calls);
+/*
+** Index of metric 'name' (0 for "calls"), added with a zeroed column when
+** new; -1 when there are CR_PROF_MAX_METRICS already, memory runs out, or
+** 'name' is not a metric name ([A-Za-z_][A-Za-z0-9_.-]*, at most 64 bytes,
+** not "method"; the reader ignores attributes named otherwise).
+** 'cr_profile_find_metric' only looks (-1 when absent).
+*/
+int cr_profile_add_metric(cr_profile *p, const char *name);
+int cr_profile_find_metric(const cr_profile *p, const char *name);
+
+/*
+** Merge 'n' profiles into a new one ('*out', the caller's). Methods are
+** identified by class, name and descriptor (flags ORed, largest size
+** kept); metrics by name; equal contexts add up. 'how' says what becomes
+** of the trees: CR_MERGE_KEEP keeps every tree, CR_MERGE_BY_NAME merges
+** the trees of equal thread names (runs of one program), CR_MERGE_ALL
+** makes one tree named "all threads". Node order in the result: parents
+** before children (creation order). The mode is the inputs' common mode,
+** or "merged". CR_ENOMEM, or CR_ETOOLARGE past the limits.
+*/
+enum { CR_MERGE_KEEP, CR_MERGE_BY_NAME, CR_MERGE_ALL };
+int cr_profile_merge(cr_profile **out, const cr_profile *const *in, size_t n,
+                     int how, cr_diag *d);
 
 /* Write 'p' as profile XML version 1 (streamed). CR_EIO on write errors. */
 int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d);

@@ -6,6 +6,7 @@
 ** makes a deep tree -- deep recursion -- quadratic.)
 */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,12 @@
 
 /* ------------------------------------------------------------ builder */
 
+/*
+** Room for index 'need' in a growable array, doubling. The new room is not
+** cleared: every entry is written whole when it is added, so that the
+** pages of the spare room are never touched (a big profile's spare room
+** costs address space, not memory).
+*/
 static int grow(void **v, size_t *cap, size_t need, size_t elem) {
   if (need < *cap) return 0;
   size_t n = *cap ? *cap : 64;
@@ -26,10 +33,13 @@ static int grow(void **v, size_t *cap, size_t need, size_t elem) {
   }
   void *nv = cr_realloc(*v, n * elem);
   if (!nv) return CR_ENOMEM;
-  memset((char *)nv + *cap * elem, 0, (n - *cap) * elem);
   *v = nv;
   *cap = n;
   return 0;
+}
+
+static const char *dup(cr_profile *p, const char *s) {
+  return cr_arena_strndup(p->arena, s, strlen(s));
 }
 
 cr_profile *cr_profile_new(const char *mode) {
@@ -37,6 +47,8 @@ cr_profile *cr_profile_new(const char *mode) {
   if (!p) return NULL;
   p->version = 1;
   snprintf(p->mode, sizeof p->mode, "%s", mode ? mode : "");
+  p->nmetrics = 1;
+  p->metric[0] = "calls";
   p->arena = cr_arena_new();
   if (!p->arena || grow((void **)&p->methods, &p->capm, 0,
                         sizeof *p->methods) ||
@@ -53,12 +65,65 @@ void cr_profile_free(cr_profile *p) {
   cr_free(p->methods);
   cr_free(p->nodes);
   cr_free(p->trees);
+  for (size_t k = 1; k < p->nmetrics; k++) cr_free(p->mval[k]);
   cr_free(p);
 }
 
-static const char *dup(cr_profile *p, const char *s) {
-  return cr_arena_strndup(p->arena, s, strlen(s));
+/*
+** Room for node index 'need': the metric columns grow first, then the
+** nodes, so that every column always has at least 'capn' entries.
+*/
+static int grow_nodes(cr_profile *p, size_t need) {
+  if (need < p->capn) return 0;
+  size_t n = p->capn;
+  while (n <= need) {
+    if (n > CR_PROF_MAX_ITEMS) return CR_ETOOLARGE;
+    n *= 2;
+  }
+  for (size_t k = 1; k < p->nmetrics; k++) {
+    uint64_t *v = cr_realloc(p->mval[k], n * sizeof *v);
+    if (!v) return CR_ENOMEM;
+    p->mval[k] = v;
+  }
+  size_t cap = p->capn;
+  if (grow((void **)&p->nodes, &cap, need, sizeof *p->nodes))
+    return CR_ENOMEM;
+  p->capn = cap;
+  return 0;
 }
+
+int cr_profile_find_metric(const cr_profile *p, const char *name) {
+  for (size_t k = 0; k < p->nmetrics; k++)
+    if (strcmp(p->metric[k], name) == 0) return (int)k;
+  return -1;
+}
+
+/* Metric names: [A-Za-z_][A-Za-z0-9_.-]*, at most 64 bytes. */
+static int metric_name_ok(const char *s) {
+  size_t n = 0;
+  for (const char *c = s; *c; c++, n++) {
+    int alpha = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                *c == '_';
+    int more = (*c >= '0' && *c <= '9') || *c == '.' || *c == '-';
+    if (!alpha && (!more || c == s)) return 0;
+  }
+  return n > 0 && n <= 64;
+}
+
+int cr_profile_add_metric(cr_profile *p, const char *name) {
+  int k = cr_profile_find_metric(p, name);
+  if (k >= 0) return k;
+  if (p->nmetrics >= CR_PROF_MAX_METRICS || !metric_name_ok(name) ||
+      strcmp(name, "method") == 0)
+    return -1;
+  const char *nm = dup(p, name);
+  uint64_t *v = nm ? cr_calloc(p->capn, sizeof *v) : NULL;
+  if (!v) return -1;
+  p->metric[p->nmetrics] = nm;
+  p->mval[p->nmetrics] = v;
+  return (int)p->nmetrics++;
+}
+
 
 uint32_t cr_profile_add_method(cr_profile *p, const char *cls,
                                const char *name, const char *desc,
@@ -94,9 +159,10 @@ uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
   if (tree >= p->ntrees || parent > p->nnodes || method == 0 ||
       method > p->nmethods)
     return 0;
-  if (grow((void **)&p->nodes, &p->capn, i, sizeof *p->nodes)) return 0;
+  if (grow_nodes(p, i)) return 0;
   cr_prof_node *n = &p->nodes[i];
   memset(n, 0, sizeof *n);
+  for (size_t k = 1; k < p->nmetrics; k++) p->mval[k][i] = 0;
   n->method = method;
   n->parent = parent;
   n->tree = tree;
@@ -132,7 +198,8 @@ typedef struct input {
   size_t len, pos;
   char tail[8];          /* last bytes of the previous chunk */
   size_t ntail;
-  int doctype;           /* set when a DOCTYPE was seen */
+  int doctype;           /* set when a DOCTYPE was seen: its line */
+  long nl;               /* newlines in the bytes scanned so far */
   int ioerr;             /* errno of a read error */
 } input;
 
@@ -161,9 +228,12 @@ static int ioread(void *ctx, char *buf, int len) {
     size_t w = in->ntail + k;
     for (size_t i = 0; i + pl <= w; i++)
       if (win[i] == '<' && memcmp(win + i, pat, pl) == 0) {
-        in->doctype = 1;
+        long line = 1 + in->nl;
+        for (size_t j = in->ntail; j < i; j++) line += win[j] == '\n';
+        in->doctype = line > INT_MAX ? INT_MAX : (int)line;
         return -1;
       }
+    for (size_t j = in->ntail; j < w; j++) in->nl += win[j] == '\n';
     in->ntail = w < pl - 1 ? w : pl - 1;
     memmove(in->tail, win + w - in->ntail, in->ntail);
   }
@@ -183,7 +253,9 @@ typedef struct rd {
   int rc;                /* first error; stops the parser */
   const char *name;      /* file name for messages */
   cr_diag *d;
+  int oom;               /* libxml2 ran out of memory */
   char xmlerr[256];      /* first libxml2 message */
+  int xmlline;           /*   and its line */
   cr_profile *p;
   uint32_t *stack;       /* open <node> elements */
   size_t depth, cap;
@@ -193,8 +265,13 @@ typedef struct rd {
 
 static void onerror(void *ctx, xmlErrorPtr e) {
   rd *s = ctx;
+  if (e && e->code == XML_ERR_NO_MEMORY) s->oom = 1;
   if (s->xmlerr[0] || !e || !e->message) return;
-  snprintf(s->xmlerr, sizeof s->xmlerr, "line %d: %s", e->line, e->message);
+  snprintf(s->xmlerr, sizeof s->xmlerr, "%s", e->message);
+  s->xmlline = e->line;
+  /* Some messages have a second line ("Bytes: 0xE1 ..."): keep one. */
+  for (char *c = s->xmlerr; *c; c++)
+    if (*c == '\n' || *c == '\r') *c = ' ';
   size_t n = strlen(s->xmlerr);
   while (n && (s->xmlerr[n - 1] == '\n' || s->xmlerr[n - 1] == ' '))
     s->xmlerr[--n] = 0;
@@ -265,8 +342,8 @@ static int el_cct(rd *s) {
   int rc = 0;
   if (strcmp(v, "1") != 0)
     rc = cr_diag_set(s->d, CR_EUNSUPPORTED, -1,
-                     "%s: profile version \"%s\" is not supported (1 is)",
-                     s->name, v);
+                     "%s:%d: profile version \"%.40s\" is not supported "
+                     "(1 is)", s->name, xmlSAX2GetLineNumber(s->ctxt), v);
   xmlFree(v);
   if (rc) return rc;
   char *m = attr(s, "mode");
@@ -318,6 +395,41 @@ static int el_tree(rd *s) {
   return 0;
 }
 
+/*
+** The other metrics of node 'i': every attribute but 'method' and 'calls'
+** whose whole value is an unsigned decimal that fits 64 bits. Values are
+** read in place (SAX2 hands them as [a[3], a[4]) ranges, entities already
+** replaced).
+*/
+static int metrics(rd *s, uint32_t i) {
+  for (int j = 0; j < s->nattrs; j++) {
+    const xmlChar **a = s->attrs + 5 * j;
+    const char *name = (const char *)a[0];
+    if (a[1] || strcmp(name, "method") == 0 || strcmp(name, "calls") == 0 ||
+        !metric_name_ok(name))
+      continue;
+    const xmlChar *c = a[3], *e = a[4];
+    uint64_t x = 0;
+    int ok = c < e;
+    for (; c < e && ok; c++) {
+      if (*c < '0' || *c > '9' || x > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
+        ok = 0;
+      else
+        x = x * 10 + (uint64_t)(*c - '0');
+    }
+    if (!ok) continue;
+    int k = cr_profile_find_metric(s->p, name);
+    if (k < 0 && s->p->nmetrics >= CR_PROF_MAX_METRICS)
+      return cr_diag_set(s->d, CR_ETOOLARGE, -1,
+                         "%s:%d: more than %d metrics", s->name,
+                         xmlSAX2GetLineNumber(s->ctxt), CR_PROF_MAX_METRICS);
+    if (k < 0 && (k = cr_profile_add_metric(s->p, name)) < 0)
+      return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+    s->p->mval[k][i] = x;
+  }
+  return 0;
+}
+
 static int el_node(rd *s, int empty) {
   if (s->tree < 0) return bad(s, "<node> outside a <tree>");
   uint64_t m, calls;
@@ -337,6 +449,7 @@ static int el_node(rd *s, int empty) {
   uint32_t i = cr_profile_add_node(s->p, (uint32_t)s->tree, parent,
                                    (uint32_t)m, calls);
   if (!i) return cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  if ((rc = metrics(s, i))) return rc;
   if (empty) return 0;
   if (s->depth >= CR_PROF_MAX_DEPTH)
     return bad(s, "nodes nested too deeply");
@@ -424,6 +537,14 @@ static xmlEntityPtr on_entity(void *ctx, const xmlChar *name) {
   return NULL;
 }
 
+/* libxml2 reports some errors (encoding conversion, out of memory) on its
+** global channels whatever XML_PARSE_NOERROR says: while parsing, these
+** go nowhere instead of to stderr. */
+static void quiet(void *ctx, const char *msg, ...) {
+  (void)ctx;
+  (void)msg;
+}
+
 static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   *out = NULL;
   rd s;
@@ -447,6 +568,12 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   sax.getParameterEntity = on_entity;
   sax.serror = onerror;
   int rc = 0;
+  xmlGenericErrorFunc olderr = xmlGenericError;
+  void *olderrctx = xmlGenericErrorContext;
+  xmlStructuredErrorFunc oldserr = xmlStructuredError;
+  void *oldserrctx = xmlStructuredErrorContext;
+  xmlSetGenericErrorFunc(NULL, quiet);
+  xmlSetStructuredErrorFunc(NULL, NULL);
   s.ctxt = xmlCreateIOParserCtxt(&sax, &s, ioread, ioclose, in,
                                  XML_CHAR_ENCODING_NONE);
   if (!s.ctxt) {
@@ -459,26 +586,41 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
                                 XML_PARSE_NOWARNING | XML_PARSE_HUGE |
                                 XML_PARSE_NOENT);
   int k = xmlParseDocument(s.ctxt);
+  if (s.oom) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
   if ((rc = s.rc)) goto out;
   if (k < 0 || !s.ctxt->wellFormed || in->doctype || in->ioerr) {
     if (in->doctype)
       rc = cr_diag_set(d, CR_EFORMAT, -1,
-                       "%s: DOCTYPE is not allowed in a profile", name);
+                       "%s:%d: DOCTYPE is not allowed in a profile", name,
+                       in->doctype);
     else if (in->ioerr)
       rc = cr_diag_set(d, CR_EIO, -1, "%s: %s", name, strerror(in->ioerr));
+    else if (s.xmlerr[0])
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%d: malformed XML: %s", name,
+                       s.xmlline, s.xmlerr);
     else
-      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: malformed XML: %s", name,
-                       s.xmlerr[0] ? s.xmlerr : "not well-formed");
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%d: malformed XML",
+                       name, xmlSAX2GetLineNumber(s.ctxt));
     goto out;
   }
   if (!s.seen_root)
-    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: empty document", name);
+    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s:%d: empty document", name,
+                     xmlSAX2GetLineNumber(s.ctxt));
 out:
   if (s.ctxt) {
     if (s.ctxt->myDoc) xmlFreeDoc(s.ctxt->myDoc);
     xmlFreeParserCtxt(s.ctxt);
   }
+  xmlSetGenericErrorFunc(olderrctx, olderr);
+  xmlSetStructuredErrorFunc(oldserrctx, oldserr);
   cr_free(s.stack);
+  /* Messages quote values from the file: keep them on one line. */
+  if (rc && d)
+    for (char *c = d->msg; *c; c++)
+      if ((unsigned char)*c < 0x20) *c = '?';
   if (rc) cr_profile_free(s.p);
   else *out = s.p;
   return rc;
@@ -543,6 +685,12 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
       indent(f, depth);
       fprintf(f, "<node method=\"%u\" calls=\"%llu\"", x->method,
               (unsigned long long)x->calls);
+      for (size_t k = 1; k < p->nmetrics; k++)
+        if (p->mval[k][n]) {
+          fputc(' ', f);
+          text(f, p->metric[k]);
+          fprintf(f, "=\"%llu\"", (unsigned long long)p->mval[k][n]);
+        }
       if (x->child) {
         fputs(">\n", f);
         depth++;
@@ -602,7 +750,10 @@ int cr_profile_load_expect(cr_profile **out, const char *path, cr_diag *d) {
   uint8_t *buf;
   size_t len;
   int rc = cr_read_file(&buf, &len, path, d);
-  if (rc) return rc;
+  if (rc) {
+    cr_diag_where(d, path, NULL);
+    return rc;
+  }
   cr_profile *p = cr_profile_new("expect");
   if (!p || cr_profile_add_tree(p, "expect") < 0) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");

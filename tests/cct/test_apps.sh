@@ -9,8 +9,8 @@
 # plain run by >= 99.9% (CCCP paper 6.1), compared in app-mode
 # visibility: library internals and runtime-generated frames collapsed,
 # frames the JVM calls on its own and the oracle's blind spots hidden on
-# both sides (cct-compare --hide-vm-upcalls, --hide). An application whose jar is missing is
-# skipped with a message.
+# both sides (cccp-report compare --hide-vm-upcalls, --hide). An
+# application whose jar is missing is skipped with a message.
 #
 # Environment: CCCP_REWRITE, BUILD, JDK17, JDK25.
 set -u
@@ -18,14 +18,15 @@ source "$(dirname "$0")/../lib.sh"
 
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-CMP="$TOOLS/cct-compare"
+CMP=("$REPORT" compare)
 DATA="$ROOT/tests/data/apps"
 SJ=/usr/share/java
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
-make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/tools/cct-compare" "$BUILD/cccp-rt.jar" \
-  >/dev/null || { fail "build cct-compare and cccp-rt.jar"; finish; exit 1; }
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" \
+  $([ -n "${CCCP_REPORT:-}" ] || echo bin/cccp-report) >/dev/null ||
+  { fail "build cccp-report and cccp-rt.jar"; finish; exit 1; }
 ORACLE="$ROOT/$BUILD/oracle/libcccporacle.so"
 check "build the oracle agent" bash "$ROOT/tests/oracle/build.sh" \
   "$ROOT/$BUILD/oracle" "$JDK17"
@@ -106,7 +107,7 @@ app() {
     if [ ! -s "$I/cct.xml" ] || [ ! -s "$O/cct.xml" ]; then
       fail "$name on JDK $v: a profile is missing"; continue
     fi
-    "$CMP" "${pre[@]}" --collapse-generated --hide-vm-upcalls "${BLIND[@]}" \
+    "${CMP[@]}" "${pre[@]}" --collapse-generated --hide-vm-upcalls "${BLIND[@]}" \
       "${HIDE_MORE[@]}" --top 5 --min-overlap "$MIN_OVERLAP" \
       "$O/cct.xml" "$I/cct.xml" >"$T/res" 2>&1
     local st=$? ov

@@ -10,14 +10,15 @@ source "$(dirname "$0")/../lib.sh"
 
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-CMP="$TOOLS/cct-compare"
+CMP=("$REPORT" compare)
 RT="$ROOT/$BUILD/cccp-rt.jar"
 SRC="$ROOT/tests/programs/runtime"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/tools/cct-compare" >/dev/null ||
-  { fail "build cccp-rt.jar and cct-compare"; finish; exit 1; }
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" \
+  $([ -n "${CCCP_REPORT:-}" ] || echo bin/cccp-report) >/dev/null ||
+  { fail "build cccp-rt.jar and cccp-report"; finish; exit 1; }
 check "runtime classes are version 52" bash -c \
   "unzip -p '$RT' cccp/rt/CC.class | head -c 8 | od -An -tu1 | grep -q ' 0  *52$'"
 check "compile the driver" "$JDK17/bin/javac" -cp "$RT" -d "$T/cls" "$SRC/RtDriver.java" "$SRC/EnterBench.java"
@@ -28,7 +29,7 @@ echo "-- the driver's profile"
 expect_exit 0 "driver runs (cccp.threads=app)" "$J" -Dcccp.threads=app -Dcccp.out="$T/app.xml" -cp "$CP" rtdrv.RtDriver
 [ "$out" = 46 ] && pass "driver prints 46" || fail "driver prints '$out'"
 expect_exit 0 "contexts and counts are exactly the expected ones" \
-  "$CMP" --expect "$SRC/RtDriver.expect" "$T/app.xml"
+  "${CMP[@]}" --expect "$SRC/RtDriver.expect" "$T/app.xml"
 check "threads=app leaves out the system-group thread" bash -c "! grep -q 'thread=\"sysworker\"' '$T/app.xml'"
 expect_exit 0 "driver runs (all threads)" "$J" -Dcccp.out="$T/all.xml" -cp "$CP" rtdrv.RtDriver
 check "one tree per thread, in creation order" bash -c \
@@ -37,9 +38,9 @@ check "method ids are dense 1..27" bash -c \
   "[ \"\$(grep -o '<method id=\"[0-9]*\"' '$T/all.xml' | grep -o '[0-9]*' | tr '\n' ' ')\" = \"\$(seq -s ' ' 1 27) \" ]"
 check "no runtime class in the profile" bash -c "! grep -q 'cccp/rt' '$T/all.xml'"
 check "library and native flags are written" grep -q 'name="arraycopy" .* native="1" library="1"' "$T/all.xml"
-expect_exit 0 "C reader reads the Java writer's profile" "$CMP" --min-overlap 100 "$T/all.xml" "$T/all.xml"
+expect_exit 0 "C reader reads the Java writer's profile" "${CMP[@]}" --min-overlap 100 "$T/all.xml" "$T/all.xml"
 expect_match "contexts: A 33, B 33, common 33, differing 0" "same contexts on both sides" "$out"
-expect_exit 0 "all threads vs app threads" "$CMP" "$T/all.xml" "$T/app.xml"
+expect_exit 0 "all threads vs app threads" "${CMP[@]}" "$T/all.xml" "$T/app.xml"
 expect_match "A 2  B 1  rtdrv/RtDriver\\\$Worker.run\(\)V" "the system thread's run() is the difference" "$out"
 check "no temporary file left" bash -c "! ls '$T' | grep -q '\.tmp$'"
 
@@ -57,7 +58,7 @@ check "a FIFO is written to, not replaced" bash -c "[ -p '$T/fifo' ] && grep -q 
 
 echo "-- a big tree"
 expect_exit 0 "200000-deep chain with 1M nodes" "$J" -Dcccp.out="$T/deep.xml" -cp "$CP" rtdrv.RtDriver deep 200000
-expect_exit 0 "read back" "$CMP" "$T/deep.xml" "$T/deep.xml"
+expect_exit 0 "read back" "${CMP[@]}" "$T/deep.xml" "$T/deep.xml"
 expect_match "contexts: A 1000001, B 1000001" "every node is there" "$out"
 
 echo "-- condy bootstrap"

@@ -37,6 +37,10 @@ int fuzz_inflate(const uint8_t *data, size_t size);
 ** back to them, within the room promised. */
 int fuzz_deflate(const uint8_t *data, size_t size);
 
+/* Profile XML: load; a loaded profile keeps its invariants, writes and
+** reads back the same, merges with itself, compares with itself at 100%. */
+int fuzz_profile(const uint8_t *data, size_t size);
+
 /* Targets by name, for the replay driver. ORDER as in replay.c. */
 typedef struct fuzz_target {
   const char *name;

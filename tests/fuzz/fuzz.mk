@@ -8,7 +8,7 @@
 #                      FUZZ_SECONDS seconds, one after the other
 #   make fuzz-bins     only build them (inside the $(FUZZ_BUILD) make)
 #   make fuzz-TARGET   run one target (class, jar, jmod, jimage, code,
-#                      policy, summary, inflate, deflate)
+#                      policy, summary, inflate, deflate, profile)
 #
 # FUZZ_LAX=1 skips the checks of known open bugs (see fuzz_common.c).
 # New inputs found go to $(FUZZ_BUILD)/corpus/TARGET, crashes to
@@ -16,7 +16,7 @@
 # tests/fuzz/regress/TARGET/ so that fuzz-replay keeps it fixed.
 
 FUZZ_TARGETS := class jar jmod jimage code policy summary inflate \
-                deflate
+                deflate profile
 FUZZ_COMMON  := fuzz_common
 FUZZ_OBJ     := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o) \
                 $(BUILD)/tests/fuzz/$(FUZZ_COMMON).o
@@ -37,6 +37,7 @@ FUZZ_DICT_jmod  := -dict=tests/fuzz/zip.dict
 FUZZ_DICT_jimage := -dict=tests/fuzz/jimage.dict
 FUZZ_DICT_code  := -dict=tests/fuzz/class.dict
 FUZZ_DICT_policy := -dict=tests/fuzz/policy.dict
+FUZZ_DICT_profile := -dict=tests/fuzz/profile.dict
 
 .PHONY: fuzz fuzz-bins fuzz-replay $(FUZZ_TARGETS:%=fuzz-%)
 

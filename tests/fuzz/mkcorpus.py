@@ -8,7 +8,7 @@ after 'make fixtures' (it reads the compiled fixtures of BUILD):
 Inputs: the test fixtures, a few small JDK 17 classes (java.base.jmod),
 two JDK 25 classes (read from its image with bin/cccp-rewrite --copy),
 fixtures recompiled with --release 8, a hand-made version 45.3 class.
-Policies are written here; summaries are made by bin/cccp-rewrite from a
+Policies and profiles are written here; summaries are made by bin/cccp-rewrite from a
 few of those classes and java/lang/Object.
 Containers (jars, jmods, jimages) are built here from those classes, so
 the corpora are small (a few KB per file) and reproducible.
@@ -320,6 +320,64 @@ POLICY_BYTES = {
                  .encode('utf-16-le'),
 }
 
+PROFILES = {
+    'empty.xml': '<cct version="1"/>\n',
+    'metrics.xml': """<?xml version="1.0" encoding="UTF-8"?>
+<cct version="1" mode="test">
+  <method id="1" class="a/M" name="main" desc="()V" size="3"/>
+  <method id="2" class="a/M" name="f" desc="(I)I" native="1" library="1"/>
+  <tree thread="main">
+    <node method="1" calls="1" cycles="10" bytecodes="3" note="x">
+      <node method="2" calls="18446744073709551615" cycles="7"/>
+      <node method="2" calls="2" allocations="9"/>
+    </node>
+  </tree>
+  <tree thread="main"><node method="2" calls="0"/></tree>
+</cct>
+""",
+    'escapes.xml': """<?xml version="1.0"?>
+<!-- comments, references, odd names -->
+<?pi x?>
+<cct version="1" mode="&lt;&amp;&gt;">
+  <method id="1" class="p/&#x41;&amp;B;c" name="m&#10;n" desc="(&#73;)V"/>
+  <tree thread="t&#9;&#x4E2D;&#x1F600;"><node method="1" calls="1"/></tree>
+  <![CDATA[ ]]>
+</cct>
+""",
+    'doctype.xml': """<?xml version="1.0"?>
+<!DOCTYPE cct [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+<cct version="1" mode="&x;"/>
+""",
+    'truncated.xml': """<cct version="1"><method id="1" class="a" name="b" desc="()V"/>
+<tree thread="t"><node method="1" calls="1"><node method="1" cal""",
+    'bad-ids.xml': '<cct version="1"><method id="2" class="a" name="b" '
+                   'desc="()V"/></cct>',
+}
+
+
+def profile_seeds():
+    """Profiles: the hand-made ones above, the report suite's, a chain
+    1000 calls deep and a tree 3 levels of 8 wide."""
+    out = {n: d.encode() for n, d in PROFILES.items()}
+    data = os.path.join(ROOT, 'tests', 'report', 'data')
+    for n in sorted(os.listdir(data)):
+        if n.endswith('.xml'):
+            with open(os.path.join(data, n), 'rb') as f:
+                out['report-' + n] = f.read()
+    head = ('<cct version="1"><method id="1" class="a/R" name="r" '
+            'desc="()V"/><method id="2" class="a/L" name="l" desc="()V"/>'
+            '<tree thread="t">')
+    out['deep.xml'] = (head + '<node method="1" calls="1">' * 1000 +
+                       '<node method="2" calls="3"/>' + '</node>' * 1000 +
+                       '</tree></cct>\n').encode()
+    def wide(d):
+        if d == 0:
+            return '<node method="2" calls="1"/>'
+        return ''.join('<node method="%d" calls="%d">%s</node>' %
+                       (1 + i % 2, i, wide(d - 1)) for i in range(8))
+    out['wide.xml'] = (head + wide(3) + '</tree></cct>\n').encode()
+    return out
+
 
 def builtin_policy():
     """The built-in policy as --print-policy writes it (every rule kind
@@ -544,6 +602,8 @@ def main():
             put('inflate', n, d)
         for n, d in deflate_seeds(cls).items():
             put('deflate', n, d)
+        for n, d in profile_seeds().items():
+            put('profile', n, d)
     finally:
         shutil.rmtree(tmp)
     for t in sorted(os.listdir(OUT)):

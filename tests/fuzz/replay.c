@@ -31,6 +31,7 @@ const fuzz_target fuzz_targets[] = {
   {"summary", fuzz_summary},
   {"inflate", fuzz_inflate},
   {"deflate", fuzz_deflate},
+  {"profile", fuzz_profile},
   {NULL, NULL}
 };
 

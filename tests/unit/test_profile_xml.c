@@ -403,6 +403,181 @@ START_TEST(test_profile_xml__expect) {
 }
 END_TEST
 
+/* Numeric <node> attributes are metrics; round trip through the writer. */
+START_TEST(test_profile_xml__metrics) {
+  cr_profile *p;
+  ck_assert_int_eq(load(&p, "<cct version=\"1\"><method id=\"1\" "
+                            "class=\"a\" name=\"b\" desc=\"()V\"/>"
+                            "<tree thread=\"t\"><node method=\"1\" "
+                            "calls=\"2\" cycles=\"9\" note=\"x1\">"
+                            "<node method=\"1\" calls=\"1\" bytecodes="
+                            "\"18446744073709551615\" cycles=\"4\"/>"
+                            "<node method=\"1\" calls=\"1\" note=\"7\"/>"
+                            "</node></tree></cct>"), 0);
+  ck_assert_uint_eq(p->nmetrics, 4);
+  ck_assert_str_eq(p->metric[0], "calls");
+  ck_assert_str_eq(p->metric[1], "cycles");
+  ck_assert_str_eq(p->metric[2], "bytecodes");
+  ck_assert_str_eq(p->metric[3], "note");  /* numeric somewhere */
+  ck_assert_int_eq(cr_profile_find_metric(p, "cycles"), 1);
+  ck_assert_int_eq(cr_profile_find_metric(p, "allocations"), -1);
+  ck_assert_uint_eq(cr_profile_value(p, 0, 1), 2);
+  ck_assert_uint_eq(cr_profile_value(p, 1, 1), 9);
+  ck_assert_uint_eq(cr_profile_value(p, 1, 2), 4);
+  ck_assert_uint_eq(cr_profile_value(p, 2, 1), 0);
+  ck_assert_uint_eq(cr_profile_value(p, 2, 2), UINT64_MAX);
+  ck_assert_uint_eq(cr_profile_value(p, 3, 1), 0);  /* "x1": not a number */
+  ck_assert_uint_eq(cr_profile_value(p, 3, 3), 7);
+  size_t len;
+  char *xml = to_xml(p, &len);
+  cr_profile *q;
+  ck_assert_int_eq(cr_profile_load_memory(&q, xml, len, "w.xml", &d), 0);
+  ck_assert_uint_eq(q->nmetrics, 4);
+  for (uint32_t i = 1; i <= 3; i++)
+    for (size_t k = 0; k < 4; k++) {
+      int kq = cr_profile_find_metric(q, p->metric[k]);
+      ck_assert_int_ge(kq, 0);
+      ck_assert_uint_eq(cr_profile_value(q, (size_t)kq, i),
+                        cr_profile_value(p, k, i));
+    }
+  free(xml);
+  cr_profile_free(q);
+  /* Columns follow the nodes as they grow. */
+  ck_assert_int_eq(cr_profile_add_metric(p, "cycles"), 1);
+  ck_assert_int_eq(cr_profile_add_metric(p, "calls"), 0);
+  ck_assert_int_eq(cr_profile_add_metric(p, "bad name"), -1);
+  ck_assert_int_eq(cr_profile_add_metric(p, "method"), -1);
+  ck_assert_int_eq(cr_profile_add_metric(p, "9x"), -1);
+  int k = cr_profile_add_metric(p, "allocations");
+  ck_assert_int_eq(k, 4);
+  for (int i = 0; i < 1000; i++) {
+    uint32_t n = cr_profile_add_node(p, 0, 0, 1, 1);
+    ck_assert_uint_ne(n, 0);
+    p->mval[k][n] = (uint64_t)i;
+    ck_assert_uint_eq(p->mval[1][n], 0);
+  }
+  ck_assert_uint_eq(p->mval[k][p->nnodes], 999);
+  cr_profile_free(p);
+  /* At most CR_PROF_MAX_METRICS, "calls" included. */
+  char big[4096];
+  size_t n = (size_t)snprintf(big, sizeof big, "<cct version=\"1\">"
+                              "<method id=\"1\" class=\"a\" name=\"b\" "
+                              "desc=\"()V\"/><tree>\n<node method=\"1\" "
+                              "calls=\"1\"");
+  for (int i = 0; i < CR_PROF_MAX_METRICS; i++)
+    n += (size_t)snprintf(big + n, sizeof big - n, " m%d=\"1\"", i);
+  snprintf(big + n, sizeof big - n, "/></tree></cct>");
+  ck_assert_int_eq(load(&p, big), CR_ETOOLARGE);
+  ck_assert_ptr_nonnull(strstr(d.msg, "t.xml:2: more than 16 metrics"));
+}
+END_TEST
+
+/* Errors name the file and the line: "FILE:LINE: ...". */
+START_TEST(test_profile_xml__lines) {
+  static const struct { const char *xml; const char *where; } c[] = {
+    {"<cct version=\"1\">\n<method id=\"1\" class=\"a\" name=\"b\" "
+     "desc=\"()V\"/>\n<tree>\n<node method=\"1\" calls=\"1\">\n",
+     "t.xml:5: malformed XML"},
+    {"<cct version=\"1\">\n\n<tree><node method=\"1\" calls=\"1\"/>",
+     "t.xml:3: <node> names method 1"},
+    {"<cct version=\"1\">\n<tree>\n</tre>", "t.xml:3: malformed XML"},
+    {"\n\n<cct version=\"7\"/>", "t.xml:3: profile version"},
+    {"<?xml version=\"1.0\"?>\n<!-- a\nb -->\n<!DOCTYPE cct>\n<cct/>",
+     "t.xml:4: DOCTYPE is not allowed"},
+    {"<cct version=\"1\">\n<method id=\"1\" class=\"a\" name=\"b\" "
+     "desc=\"()V\"/>\n<tree>\n<node method=\"1\" calls=\"1", 
+     "t.xml:4: malformed XML"},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    cr_profile *p = (cr_profile *)1;
+    ck_assert_int_ne(load(&p, c[i].xml), 0);
+    ck_assert_ptr_null(p);
+    ck_assert_msg(strncmp(d.msg, c[i].where, strlen(c[i].where)) == 0,
+                  "case %zu: '%s'", i, d.msg);
+    ck_assert_ptr_null(strchr(d.msg, '\n'));
+  }
+}
+END_TEST
+
+/* Merging: methods by name across profiles, trees kept / by name / all. */
+START_TEST(test_profile_xml__merge) {
+  /* a: main(1) > f(2) in thread "main"; f has cycles 10. */
+  const char *pa[] = {"1:1", "1 2:2", NULL};
+  cr_profile *a = build(M, NM, pa, "main");
+  int ka = cr_profile_add_metric(a, "cycles");
+  ck_assert_int_eq(ka, 1);
+  a->mval[ka][2] = 10;
+  /* b: its own method table (f first), main(1) > f(3), then a second
+     tree "w": f(4), and a metric 'bytecodes'. */
+  cr_profile *b = cr_profile_new("cccp");
+  ck_assert_uint_eq(cr_profile_add_method(b, "app/Main", "f", "()V", 9, 0,
+                                          1), 1);
+  ck_assert_uint_eq(cr_profile_add_method(b, "app/Main", "main",
+                                          "([Ljava/lang/String;)V", 0, 0, 0),
+                    2);
+  ck_assert_int_eq(cr_profile_add_tree(b, "main"), 0);
+  ck_assert_int_eq(cr_profile_add_tree(b, "w"), 1);
+  uint32_t m = cr_profile_add_node(b, 0, 0, 2, 1);
+  uint32_t f = cr_profile_add_node(b, 0, m, 1, 3);
+  uint32_t w = cr_profile_add_node(b, 1, 0, 1, 4);
+  int kb = cr_profile_add_metric(b, "bytecodes");
+  b->mval[kb][f] = 5;
+  b->mval[kb][w] = 7;
+  const cr_profile *in[] = {a, b};
+  cr_profile *r;
+
+  ck_assert_int_eq(cr_profile_merge(&r, in, 2, CR_MERGE_KEEP, &d), 0);
+  ck_assert_uint_eq(r->ntrees, 3);
+  ck_assert_uint_eq(r->nmethods, NM);     /* b's two are a's */
+  ck_assert_uint_eq(r->methods[2].size, 9);
+  ck_assert_int_eq(r->methods[2].library, 1);
+  ck_assert_uint_eq(r->nnodes, 5);
+  ck_assert_str_eq(r->mode, "merged");
+  cr_profile_free(r);
+
+  ck_assert_int_eq(cr_profile_merge(&r, in, 2, CR_MERGE_BY_NAME, &d), 0);
+  ck_assert_uint_eq(r->ntrees, 2);
+  ck_assert_str_eq(r->trees[0].thread, "main");
+  ck_assert_str_eq(r->trees[1].thread, "w");
+  ck_assert_uint_eq(r->nnodes, 3);
+  uint32_t rm = r->trees[0].child, rf = r->nodes[rm].child;
+  ck_assert_uint_eq(r->nodes[rm].calls, 2);
+  ck_assert_uint_eq(r->nodes[rf].calls, 5);
+  ck_assert_uint_eq(r->nodes[rf].next, 0);
+  int kc = cr_profile_find_metric(r, "cycles");
+  int kbb = cr_profile_find_metric(r, "bytecodes");
+  ck_assert_uint_eq(cr_profile_value(r, (size_t)kc, rf), 10);
+  ck_assert_uint_eq(cr_profile_value(r, (size_t)kbb, rf), 5);
+  cr_profile_free(r);
+
+  ck_assert_int_eq(cr_profile_merge(&r, in, 2, CR_MERGE_ALL, &d), 0);
+  ck_assert_uint_eq(r->ntrees, 1);
+  ck_assert_str_eq(r->trees[0].thread, "all threads");
+  ck_assert_uint_eq(r->nnodes, 3);        /* main, main > f, f */
+  uint32_t top2 = r->nodes[r->trees[0].child].next;
+  ck_assert_uint_eq(r->nodes[top2].calls, 4);
+  ck_assert_uint_eq(cr_profile_value(r, (size_t)cr_profile_find_metric(
+                                            r, "bytecodes"), top2), 7);
+  /* The merged profile compares equal to its inputs folded together. */
+  cr_cmp_result cr;
+  cr_profile *ab;
+  ck_assert_int_eq(cr_profile_merge(&ab, in, 2, CR_MERGE_KEEP, &d), 0);
+  ck_assert_int_eq(cr_profile_compare(&cr, r, ab, NULL, 0, &d), 0);
+  ck_assert_double_eq(cr.overlap, 100.0);
+  ck_assert_uint_eq(cr.differing, 0);
+  cr_cmp_result_free(&cr);
+  cr_profile_free(ab);
+  cr_profile_free(r);
+
+  /* Nothing to merge: an empty profile. */
+  ck_assert_int_eq(cr_profile_merge(&r, in, 0, CR_MERGE_KEEP, &d), 0);
+  ck_assert_uint_eq(r->nnodes, 0);
+  cr_profile_free(r);
+  cr_profile_free(a);
+  cr_profile_free(b);
+}
+END_TEST
+
 /* Every allocation failure gives CR_ENOMEM (or success), never a crash. */
 START_TEST(test_profile_xml__oom) {
   const char *pa[] = {"1:1", "1 2:2", "1 3:1", "1 3 8:4", NULL};
@@ -433,6 +608,35 @@ START_TEST(test_profile_xml__oom) {
 }
 END_TEST
 
+/* Allocation failures while merging: CR_ENOMEM or success, no leak. */
+START_TEST(test_profile_xml__merge_oom) {
+  const char *pa[] = {"1:1", "1 2:2", "1 3:1", "1 3 8:4", NULL};
+  cr_profile *a = build(M, NM, pa, "main");
+  ck_assert_int_eq(cr_profile_add_metric(a, "cycles"), 1);
+  const cr_profile *in[] = {a, a};
+  int done = 0;
+  for (long n = 0; !done && n < 10000; n++) {
+    cr_profile *r = NULL;
+    cr_diag_clear(&d);
+    cr_alloc_fail_after(n);
+    int rc = cr_profile_merge(&r, in, 2, n % 2 ? CR_MERGE_ALL
+                                                : CR_MERGE_BY_NAME, &d);
+    cr_alloc_fail_after(-1);
+    ck_assert(rc == 0 || rc == CR_ENOMEM);
+    if (!rc) {
+      ck_assert_uint_eq(r->nnodes, 4);
+      ck_assert_uint_eq(r->nodes[4].calls, 8);
+      done = 1;
+    } else {
+      ck_assert_ptr_null(r);
+    }
+    cr_profile_free(r);
+  }
+  ck_assert(done);
+  cr_profile_free(a);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("profile");
   TCase *t = tcase_create("xml");
@@ -447,6 +651,10 @@ static Suite *suite(void) {
   tcase_add_test(t, test_profile_xml__generated);
   tcase_add_test(t, test_profile_xml__upcalls);
   tcase_add_test(t, test_profile_xml__expect);
+  tcase_add_test(t, test_profile_xml__metrics);
+  tcase_add_test(t, test_profile_xml__lines);
+  tcase_add_test(t, test_profile_xml__merge);
+  tcase_add_test(t, test_profile_xml__merge_oom);
   tcase_add_test(t, test_profile_xml__oom);
   suite_add_tcase(s, t);
   return s;
