@@ -565,6 +565,14 @@ int main(int argc, char **argv) {
   if (o.report && o.mode != MODE_ANALYZE)
     usage_error("%s", "--report goes with --analyze");
   if (optind == argc && !o.jdk) usage_error("%s", "no input given");
+  if (o.n2b && o.mode != MODE_CCCP)
+    usage_error("%s", "--n2b-wrappers goes with the CCCP instrumentation");
+  /* a mode that does not keep the program the same says so */
+  if (o.n2b && o.verbose >= 0)
+    cli_warn("%s", "--n2b-wrappers assumes a closed world: a class that "
+             "is not rewritten (made at run time, a mock or proxy, from "
+             "another jar) must not override an instrumented method, and "
+             "stack traces show the wrappers as extra frames");
   o.progress = o.verbose >= 0 && isatty(STDERR_FILENO);
 
   /* Where does the output go? */

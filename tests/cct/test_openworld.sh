@@ -56,7 +56,11 @@ suite() {
     local flags=(); [ $mode = n2b ] && flags=(--n2b-wrappers)
     mkdir -p "$B/$mode"
     expect_exit 0 "$mode: rewrite ow.jar alone" \
-      "$REWRITE" -q "${flags[@]}" "$B/ow.jar" -o "$B/$mode/"
+      "$REWRITE" "${flags[@]}" "$B/ow.jar" -o "$B/$mode/"
+    if [ $mode = n2b ]; then
+      expect_match "warning: --n2b-wrappers assumes a closed world" \
+        "n2b: the closed-world mode says so at rewrite time" "$err"
+    fi
   done
   local J
   for J in "$@"; do
