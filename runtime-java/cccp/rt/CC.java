@@ -46,10 +46,12 @@ public final class CC {
   /**
    * The child of 'parent' for method 'mid', created on first use, with its
    * call count incremented. Returns null when 'parent' is null (not
-   * profiling).
+   * profiling), and 'parent' itself for id 0: a method of a class whose
+   * static initializer (which sets its ids) has not run yet, as when a
+   * superclass's initializer makes an instance of a subclass (JVMS 5.5).
    */
   public static CC enter(CC parent, int mid) {
-    if (parent == null) return null;
+    if (parent == null || mid == 0) return parent;
     CC c = parent.cache;
     if (c == null || c.mid != mid) c = parent.lookup(mid);
     c.calls++;

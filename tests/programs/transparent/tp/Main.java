@@ -77,6 +77,8 @@ public class Main {
       e.printStackTrace(System.out);
     }
     new Bean(3).copy();
+    new InitOrder.Leaf();
+    System.out.println("init order " + InitOrder.MADE);
     System.out.println("new Point " + new Point(1, 2).scale(3) + " " + Shape.unit().name().isEmpty());
   }
 }
