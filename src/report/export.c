@@ -57,18 +57,7 @@ int rp_cmd_folded(const rp_opts *o, rp_view *v, FILE *out) {
         }
         fprintf(out, "%llu\n", (unsigned long long)self);
       }
-      if (p->nodes[n].child) {
-        n = p->nodes[n].child;
-        continue;
-      }
-      while (n && !p->nodes[n].next) {
-        n = p->nodes[n].parent;
-        depth--;
-      }
-      if (n) {
-        n = p->nodes[n].next;
-        depth--;
-      }
+      n = rp_preorder_next(p, n, &depth);
     }
   }
   cr_free(st);

@@ -181,18 +181,7 @@ int rp_cmd_pprof(const rp_opts *o, rp_view *v, FILE *out) {
         if (m.err || sub.err) goto nomem;
         top_field(g, &hdr, 2, &m);
       }
-      if (x->child) {
-        n = x->child;
-        continue;
-      }
-      while (n && !p->nodes[n].next) {
-        n = p->nodes[n].parent;
-        depth--;
-      }
-      if (n) {
-        n = p->nodes[n].next;
-        depth--;
-      }
+      n = rp_preorder_next(p, n, &depth);
     }
   }
 

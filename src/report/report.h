@@ -93,6 +93,24 @@ static inline uint64_t rp_self(const rp_view *v, uint32_t n) {
   return v->self ? v->self[n] : v->p->nodes[n].calls;
 }
 
+/* The next node of a pre-order walk after 'n': its first child, else the
+** next sibling of 'n' or of its nearest ancestor that has one (0: the
+** walk is over). '*depth', the length of the path ending at 'n', follows
+** to the length of the path before the node returned. */
+static inline uint32_t rp_preorder_next(const cr_profile *p, uint32_t n,
+                                        size_t *depth) {
+  if (p->nodes[n].child) return p->nodes[n].child;
+  while (n && !p->nodes[n].next) {
+    n = p->nodes[n].parent;
+    (*depth)--;
+  }
+  if (n) {
+    n = p->nodes[n].next;
+    (*depth)--;
+  }
+  return n;
+}
+
 /*
 ** Load the profiles of 'o' and build the view of metric 'o->metric'.
 ** Several profiles are merged (trees of equal thread names together);
