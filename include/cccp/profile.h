@@ -55,6 +55,21 @@ typedef struct cr_prof_tree {
 */
 #define CR_PROF_MAX_METRICS 16
 
+/*
+** The JOP settings of a cross-profile (attributes 'jop-*' of <cct>):
+** 'year' 0 when the profile is not one. 'split': blocks end at
+** instructions that may throw, and nodes count their normal returns
+** (metric 'returns'). 'completed': invoke and return costs were added
+** (cr_jop_complete), which must happen once.
+*/
+typedef struct cr_prof_jop {
+  int year;              /* timing table, 2014 or 2008; 0: none */
+  int r, w;              /* memory wait states */
+  int software;          /* cycles of a bytecode JOP runs in software */
+  int split;             /* --jop-split-exceptions */
+  int completed;
+} cr_prof_jop;
+
 typedef struct cr_profile {
   int version;           /* 1 */
   char mode[32];         /* "cccp", "oracle", ... */
@@ -65,6 +80,7 @@ typedef struct cr_profile {
   size_t ntrees;
   cr_prof_tree *trees;       /* [0..ntrees-1], in file order */
   size_t nmetrics;           /* 1 + the other metrics, in first-seen order */
+  cr_prof_jop jop;           /* JOP settings (cross-profiles) */
   const char *metric[CR_PROF_MAX_METRICS];  /* names; [0] is "calls" */
   uint64_t *mval[CR_PROF_MAX_METRICS];      /* [k][node] for k >= 1 */
   /* private */
@@ -129,7 +145,8 @@ int cr_profile_find_metric(const cr_profile *p, const char *name);
 ** the trees of equal thread names (runs of one program), CR_MERGE_ALL
 ** makes one tree named "all threads". Node order in the result: parents
 ** before children (creation order). The mode is the inputs' common mode,
-** or "merged". CR_ENOMEM, or CR_ETOOLARGE past the limits.
+** or "merged"; the JOP settings are the inputs' (CR_EUSAGE when they
+** differ). CR_ENOMEM, or CR_ETOOLARGE past the limits.
 */
 enum { CR_MERGE_KEEP, CR_MERGE_BY_NAME, CR_MERGE_ALL };
 int cr_profile_merge(cr_profile **out, const cr_profile *const *in, size_t n,

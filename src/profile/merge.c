@@ -181,9 +181,17 @@ int cr_profile_merge(cr_profile **out, const cr_profile *const *in, size_t n,
   const char *mode = n ? in[0]->mode : "merged";
   for (size_t i = 1; i < n; i++)
     if (strcmp(in[i]->mode, mode) != 0) mode = "merged";
+  /* cross-profiles merge only with the same JOP settings: their cycles
+  ** and their completion must mean the same */
+  for (size_t i = 1; i < n; i++)
+    if (memcmp(&in[i]->jop, &in[0]->jop, sizeof in[0]->jop) != 0)
+      return cr_diag_set(d, CR_EUSAGE, -1, "profiles with different JOP "
+                         "settings (model, wait states, completion) cannot "
+                         "be merged");
   mg g;
   memset(&g, 0, sizeof g);
   g.p = cr_profile_new(mode);
+  if (g.p && n) g.p->jop = in[0]->jop;
   int rc = 0;
   if (!g.p || (how == CR_MERGE_ALL && cr_profile_add_tree(g.p,
                                                           "all threads") < 0))

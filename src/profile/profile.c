@@ -334,6 +334,39 @@ static int bit(rd *s, const char *name, int *out) {
   return rc;
 }
 
+/* Optional unsigned attribute at most 'max' ('*out' unchanged if absent). */
+static int opt_num(rd *s, const char *name, uint64_t max, int *out) {
+  char *v = attr(s, name);
+  if (!v) return 0;
+  xmlFree(v);
+  uint64_t x;
+  int rc = num(s, "cct", name, max, &x);
+  if (!rc) *out = (int)x;
+  return rc;
+}
+
+/* The JOP settings of a cross-profile (all or none of model, r, w). */
+static int jop_attrs(rd *s) {
+  cr_prof_jop *j = &s->p->jop;
+  int rc;
+  j->r = j->w = -1;
+  if ((rc = opt_num(s, "jop-model", 9999, &j->year)) ||
+      (rc = opt_num(s, "jop-rws", 1000000, &j->r)) ||
+      (rc = opt_num(s, "jop-wws", 1000000, &j->w)) ||
+      (rc = opt_num(s, "jop-software", 1000000000, &j->software)) ||
+      (rc = bit(s, "jop-split", &j->split)) ||
+      (rc = bit(s, "jop-completed", &j->completed)))
+    return rc;
+  if (!j->year && j->r < 0 && j->w < 0) {
+    memset(j, 0, sizeof *j);
+    return 0;
+  }
+  if ((j->year != 2014 && j->year != 2008) || j->r < 0 || j->w < 0)
+    return bad(s, "<cct>: 'jop-model' (2014 or 2008), 'jop-rws' and "
+                  "'jop-wws' go together");
+  return 0;
+}
+
 static int el_cct(rd *s) {
   if (s->seen_root) return bad(s, "more than one <cct>");
   s->seen_root = 1;
@@ -349,7 +382,7 @@ static int el_cct(rd *s) {
   char *m = attr(s, "mode");
   snprintf(s->p->mode, sizeof s->p->mode, "%s", m ? m : "");
   xmlFree(m);
-  return 0;
+  return jop_attrs(s);
 }
 
 static int el_method(rd *s) {
@@ -662,7 +695,13 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<cct version=\"1\" mode=\"");
   text(f, p->mode);
-  fputs("\">\n", f);
+  fputc('"', f);
+  if (p->jop.year)
+    fprintf(f, " jop-model=\"%d\" jop-rws=\"%d\" jop-wws=\"%d\" "
+               "jop-software=\"%d\" jop-split=\"%d\" jop-completed=\"%d\"",
+            p->jop.year, p->jop.r, p->jop.w, p->jop.software, p->jop.split,
+            p->jop.completed);
+  fputs(">\n", f);
   for (size_t i = 1; i <= p->nmethods; i++) {
     const cr_prof_method *m = &p->methods[i];
     fprintf(f, "  <method id=\"%zu\" class=\"", i);
