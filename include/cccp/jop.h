@@ -36,9 +36,10 @@ enum {
 enum { CR_JOP_MODEL = 2014, CR_JOP_RWS = 1, CR_JOP_WWS = 2,
        CR_JOP_SOFTWARE_CYCLES = 200 };
 
-/* Largest wait-state and software-cycle settings accepted. */
+/* Largest wait-state and software-cycle settings accepted (a block of
+** 65535 bytecodes then costs less than 2^31 cycles). */
 #define CR_JOP_MAX_WS 1000
-#define CR_JOP_MAX_SOFTWARE 1000000
+#define CR_JOP_MAX_SOFTWARE 10000
 
 /*
 ** A model for one setting, with per-opcode values computed once.

@@ -15,6 +15,10 @@
 **                       int flags)         method id
 **   static int mid(Lookup, String, Class, cls, name, desc, size, flags)
 **                                          condy bootstrap of 'register'
+**   static void cycles(CC node, int n)     block counters: add 'n' to the
+**   static void cyclesRet(CC node, int n)  node's metric (null: nothing);
+**   static void bytecodes(CC node, int n)  'cyclesRet' also counts a
+**   static void allocations(CC node, int n)  normal return
 ** Method ids are loaded by 'ldc' of a CONSTANT_Dynamic (class version
 ** >= 63), else from a static final synthetic int field per id, set by
 ** 'register' calls at the start of '<clinit>' (added when the class has
@@ -33,6 +37,7 @@
 #include "cccp/analysis.h"
 #include "cccp/classfile.h"
 #include "cccp/hier.h"
+#include "cccp/jop.h"
 
 /* Method-id flags, as 'register' takes them. */
 enum {
@@ -57,6 +62,15 @@ typedef struct cr_xf_opts {
   ** instrumented copies of their bodies: smaller classes, but one more
   ** frame in stack traces and no owner check on super calls */
   int n2b;
+  /* block counters (DESIGN.md 6): with 'jop', each basic block adds its
+  ** JOP cost to the current node ('cycles'); 'jop_split' ends blocks at
+  ** instructions that may throw and counts normal returns ('returns');
+  ** 'count_bytecodes' and 'count_allocs' add executed bytecodes and
+  ** allocations ('bytecodes', 'allocations') */
+  const cr_jop_model *jop;
+  int jop_split;
+  int count_bytecodes;
+  int count_allocs;
   /* out, added to by each call */
   uint32_t nesi;            /* ESI twins with instrumented bodies */
   uint32_t nosi;            /* methods instrumented in place (OSI) */
@@ -68,6 +82,9 @@ typedef struct cr_xf_opts {
   uint32_t nsites_node;     /* call sites making the callee's node */
   uint32_t nfailed;         /* methods left uninstrumented */
   uint32_t nskipped;        /* classes left unchanged */
+  uint32_t nblocks;         /* basic blocks given counters */
+  uint32_t nunsup;          /* bytecodes JOP cannot run (costed as
+                               software) */
 } cr_xf_opts;
 
 /*

@@ -53,6 +53,12 @@ typedef struct cli_opts {
   int stress;               /* --stress-probes (test only) */
   int n2b;                  /* --n2b-wrappers */
   int closure;              /* follow manifest Class-Path (-1: by mode) */
+  int jop;                  /* --jop */
+  int jop_year, jop_r, jop_w, jop_sw, jop_split;  /* --jop-* */
+  int jop_set;              /* some --jop-* option was given */
+  int count_bytecodes;      /* --count-bytecodes */
+  int count_allocs;         /* --count-allocations */
+  const struct cr_jop_model *jopm;  /* the model of --jop, or NULL */
 } cli_opts;
 
 /* One entry to process: input 'in', entry index 'idx', output unit;
@@ -98,6 +104,8 @@ typedef struct cli_stats {
   size_t xf_methods;        /* ESI + OSI bodies, wrappers and twins */
   size_t xf_sites;          /* call sites rewritten */
   size_t jdk_pkg_copies;    /* classes in JDK packages left unchanged */
+  size_t xf_blocks;         /* basic blocks given counters */
+  size_t xf_unsup;          /* bytecodes JOP cannot run */
 } cli_stats;
 
 /*
@@ -113,9 +121,11 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
 /*
 ** After an instrumenting run: copy the runtime jar next to the output and
 ** write the JVM options file ('OUTPUT.args', or 'DIR/cccp.args'). 'out'
-** is the -o path, 'is_dir' whether it names a directory.
+** is the -o path, 'is_dir' whether it names a directory; 'extra' (may be
+** NULL) is one more option line, as for the JOP settings.
 */
-int cli_runtime_files(const char *out, int is_dir, cr_diag *d);
+int cli_runtime_files(const char *out, int is_dir, const char *extra,
+                      cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

@@ -17,6 +17,7 @@
 
 #include "cccp/hier.h"
 #include "cccp/policy.h"
+#include "cccp/jop.h"
 #include "cli.h"
 
 #ifndef CCCP_VERSION
@@ -65,6 +66,25 @@ static const char usage_text[] =
     "                         traces gain a frame, and classes made at run\n"
     "                         time or not rewritten must not override them\n"
     "\n"
+    "Cross-profiling for the JOP Java processor and block counters:\n"
+    "      --jop              add each basic block's JOP cycles to its\n"
+    "                         calling context ('cycles'); complete the\n"
+    "                         profile with 'cccp-report jop'\n"
+    "      --jop-model Y      timing table: 2014 (default) or 2008\n"
+    "      --jop-rws N        memory read wait states (default 1)\n"
+    "      --jop-wws N        memory write wait states (default 2)\n"
+    "      --jop-software-cycles N\n"
+    "                         cycles of a bytecode JOP runs in software\n"
+    "                         (default 200)\n"
+    "      --jop-split-exceptions\n"
+    "                         end blocks at instructions that may throw and\n"
+    "                         count normal returns: exact when exceptions\n"
+    "                         fly\n"
+    "      --count-bytecodes  executed bytecodes per context ('bytecodes')\n"
+    "      --count-allocations\n"
+    "                         objects and arrays allocated per context\n"
+    "                         ('allocations')\n"
+    "\n"
     "Inputs and output:\n"
     "      --jdk PATH         read every module of the JDK at PATH (a JDK\n"
     "                         home or its lib/modules file); needs -o DIR\n"
@@ -112,6 +132,16 @@ static void usage_error(const char *fmt, ...) {
   va_end(ap);
   fputs("\nTry 'cccp-rewrite --help' for more information.\n", stderr);
   exit(EXIT_USAGE);
+}
+
+/* A decimal option value in [lo, hi], or a usage error naming 'opt'. */
+static int number(const char *s, long lo, long hi, const char *opt) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi)
+    usage_error("invalid value for %s: '%s' (%ld to %ld)", opt, s, lo, hi);
+  return (int)v;
 }
 
 static int parse_size(const char *s, uint64_t *out) {
@@ -440,7 +470,9 @@ int main(int argc, char **argv) {
     OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
     OPT_MAXENTRY, OPT_CLASSPATH, OPT_POLICY, OPT_PRINT_POLICY, OPT_REPORT,
     OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP,
-    OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B
+    OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
+    OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
+    OPT_COUNT_ALLOC
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -450,6 +482,14 @@ int main(int argc, char **argv) {
       {"reencode", no_argument, NULL, OPT_REENCODE},
       {"stress-probes", no_argument, NULL, OPT_STRESS},
       {"n2b-wrappers", no_argument, NULL, OPT_N2B},
+      {"jop", no_argument, NULL, OPT_JOP},
+      {"jop-model", required_argument, NULL, OPT_JOP_MODEL},
+      {"jop-rws", required_argument, NULL, OPT_JOP_RWS},
+      {"jop-wws", required_argument, NULL, OPT_JOP_WWS},
+      {"jop-software-cycles", required_argument, NULL, OPT_JOP_SW},
+      {"jop-split-exceptions", no_argument, NULL, OPT_JOP_SPLIT},
+      {"count-bytecodes", no_argument, NULL, OPT_COUNT_BC},
+      {"count-allocations", no_argument, NULL, OPT_COUNT_ALLOC},
       {"classpath", required_argument, NULL, OPT_CLASSPATH},
       {"policy", required_argument, NULL, OPT_POLICY},
       {"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
@@ -474,6 +514,10 @@ int main(int argc, char **argv) {
   o.max_entry = CR_DEFAULT_MAX_ENTRY;
   o.level = 1;
   o.closure = -1;
+  o.jop_year = CR_JOP_MODEL;
+  o.jop_r = CR_JOP_RWS;
+  o.jop_w = CR_JOP_WWS;
+  o.jop_sw = CR_JOP_SOFTWARE_CYCLES;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = cores > 0 ? (int)(cores > 64 ? 64 : cores) : 1;
 
@@ -515,6 +559,29 @@ int main(int argc, char **argv) {
       break;
     case OPT_LENIENT: o.lenient = 1; break;
     case OPT_N2B: o.n2b = 1; break;
+    case OPT_JOP: o.jop = 1; break;
+    case OPT_JOP_MODEL:
+      o.jop_year = number(optarg, 0, 9999, "--jop-model");
+      if (o.jop_year != 2014 && o.jop_year != 2008)
+        usage_error("invalid --jop-model: '%s' (2014 or 2008)", optarg);
+      o.jop_set = 1;
+      break;
+    case OPT_JOP_RWS:
+      o.jop_r = number(optarg, 0, CR_JOP_MAX_WS, "--jop-rws");
+      o.jop_set = 1;
+      break;
+    case OPT_JOP_WWS:
+      o.jop_w = number(optarg, 0, CR_JOP_MAX_WS, "--jop-wws");
+      o.jop_set = 1;
+      break;
+    case OPT_JOP_SW:
+      o.jop_sw = number(optarg, 0, CR_JOP_MAX_SOFTWARE,
+                        "--jop-software-cycles");
+      o.jop_set = 1;
+      break;
+    case OPT_JOP_SPLIT: o.jop_split = 1; o.jop_set = 1; break;
+    case OPT_COUNT_BC: o.count_bytecodes = 1; break;
+    case OPT_COUNT_ALLOC: o.count_allocs = 1; break;
     case OPT_CLOSURE: o.closure = 1; break;
     case OPT_NO_CLOSURE: o.closure = 0; break;
     case OPT_CLASSPATH:
@@ -567,6 +634,11 @@ int main(int argc, char **argv) {
   if (optind == argc && !o.jdk) usage_error("%s", "no input given");
   if (o.n2b && o.mode != MODE_CCCP)
     usage_error("%s", "--n2b-wrappers goes with the CCCP instrumentation");
+  if (o.jop_set && !o.jop)
+    usage_error("%s", "the --jop-* options go with --jop");
+  if ((o.jop || o.count_bytecodes || o.count_allocs) && o.mode != MODE_CCCP)
+    usage_error("%s", "--jop and --count-* go with the CCCP "
+                "instrumentation");
   /* a mode that does not keep the program the same says so */
   if (o.n2b && o.verbose >= 0)
     cli_warn("%s", "--n2b-wrappers assumes a closed world: a class that "
@@ -574,6 +646,15 @@ int main(int argc, char **argv) {
              "another jar) must not override an instrumented method, and "
              "stack traces show the wrappers as extra frames");
   o.progress = o.verbose >= 0 && isatty(STDERR_FILENO);
+  cr_jop_model jopm;
+  if (o.jop) {
+    cr_diag jd;
+    cr_diag_clear(&jd);
+    if (cr_jop_model_init(&jopm, o.jop_year, o.jop_r, o.jop_w, o.jop_sw,
+                          &jd))
+      usage_error("%s", jd.msg);
+    o.jopm = &jopm;
+  }
 
   /* Where does the output go? */
   struct stat ost;
@@ -831,8 +912,13 @@ int main(int argc, char **argv) {
   if (whole.h) ti = cr_hier_typeinfo(whole.h);
   rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, &st, &status,
                    &d);
+  /* the run learns the JOP settings from the options file */
+  char jopprop[96];
+  snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,
+           o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP &&
-      (rc = cli_runtime_files(o.output, out_is_dir, &d)))
+      (rc = cli_runtime_files(o.output, out_is_dir, o.jop ? jopprop : NULL,
+                              &d)))
     status = EXIT_OUTPUT;
   double dt = now() - t0;
   if (rc == 0 && need_whole) rc = cli_whole_outputs(&o, &whole, &status, &d);
@@ -852,6 +938,13 @@ int main(int argc, char **argv) {
       fprintf(stderr, "cccp-rewrite: instrumented %zu classes: %zu method "
               "bodies and wrappers, %zu call sites\n", st.xf_classes,
               st.xf_methods, st.xf_sites);
+    if (st.xf_blocks)
+      fprintf(stderr, "cccp-rewrite: %zu basic blocks counted%s\n",
+              st.xf_blocks, o.jop ? " (JOP cycles)" : "");
+    if (st.xf_unsup)
+      fprintf(stderr, "cccp-rewrite: %zu bytecode%s that JOP cannot run "
+              "costed as software bytecodes\n", st.xf_unsup,
+              st.xf_unsup == 1 ? "" : "s");
     if (st.methods_unchanged)
       fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",
               st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");

@@ -84,7 +84,8 @@ static void put_token(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-int cli_runtime_files(const char *out, int is_dir, cr_diag *d) {
+int cli_runtime_files(const char *out, int is_dir, const char *extra,
+                      cr_diag *d) {
   char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
       args[PATH_MAX * 2];
   if (!cli_runtime_jar(src, sizeof src))
@@ -115,6 +116,10 @@ int cli_runtime_files(const char *out, int is_dir, cr_diag *d) {
   fputs("\n-javaagent:", af.f);
   put_token(af.f, jar);
   fputc('\n', af.f);
+  if (extra) {
+    put_token(af.f, extra);
+    fputc('\n', af.f);
+  }
   if (ferror(af.f)) {
     cli_atomic_abort(&af);
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", args);

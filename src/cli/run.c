@@ -134,12 +134,18 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   xo.warn = xf_warn;
   xo.ctx = w;
   xo.n2b = r->o->n2b;
+  xo.jop = r->o->jopm;
+  xo.jop_split = r->o->jop_split;
+  xo.count_bytecodes = r->o->count_bytecodes;
+  xo.count_allocs = r->o->count_allocs;
   int rc = cr_xf_cccp(c, &xo, d);
   if (rc) return rc;
   pthread_mutex_lock(&r->mu);
   r->st->xf_classes += !xo.nskipped;
   r->st->xf_methods += xo.nesi + xo.nosi + xo.nn2b + xo.nb2n + xo.nfallback;
   r->st->xf_sites += xo.nsites_esi + xo.nsites_tl + xo.nsites_node;
+  r->st->xf_blocks += xo.nblocks;
+  r->st->xf_unsup += xo.nunsup;
   pthread_mutex_unlock(&r->mu);
   return 0;
 }

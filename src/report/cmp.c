@@ -28,11 +28,11 @@ int rp_cmd_compare(const rp_opts *o, FILE *out) {
   cr_diag_clear(&d);
   cr_profile *pa = NULL, *pb = NULL;
   int rc = o->expect ? cr_profile_load_expect(&pa, o->expect, &d)
-                     : cr_profile_load(&pa, o->files[0], &d);
+                     : rp_load(&pa, o->files[0], &d);
   if (!rc && o->contexts && !(pb = cr_profile_new("empty")))
     rc = cr_diag_set(&d, CR_ENOMEM, -1, "out of memory");
   else if (!rc && !o->contexts)
-    rc = cr_profile_load(&pb, o->expect ? o->files[0] : o->files[1], &d);
+    rc = rp_load(&pb, o->expect ? o->files[0] : o->files[1], &d);
   if (rc) {
     rp_error_diag(&d);
     cr_profile_free(pa);

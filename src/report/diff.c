@@ -76,7 +76,7 @@ int rp_cmd_diff(const rp_opts *o, FILE *out) {
   size_t cap = 0;
   int rc = 0, s = RP_EXIT_OK;
   for (int i = 0; i < 2 && !rc; i++)
-    rc = cr_profile_load(&in[i], o->files[i], &d);
+    rc = rp_load(&in[i], o->files[i], &d);
   if (rc) {
     rp_error_diag(&d);
     s = rc == CR_ENOMEM ? RP_EXIT_OUTPUT : RP_EXIT_INPUT;

@@ -24,11 +24,12 @@
 enum {
   C_TOP = 1, C_TREE = 2, C_FOLDED = 4, C_CALLGRIND = 8, C_FLAME = 16,
   C_COMPARE = 32, C_MERGE = 64, C_STATS = 128, C_DIFF = 256, C_PPROF = 512,
+  C_JOP = 1024,
   C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE |
            C_STATS | C_PPROF,
   C_NOMETRIC = C_CALLGRIND | C_MERGE | C_STATS,
   /* pprof takes -m, but its help says what for */
-  C_ALL = C_VIEW | C_COMPARE | C_DIFF
+  C_ALL = C_VIEW | C_COMPARE | C_DIFF | C_JOP
 };
 
 typedef struct cmd {
@@ -48,6 +49,11 @@ static int compare(const rp_opts *o, rp_view *v, FILE *out) {
 static int diff(const rp_opts *o, rp_view *v, FILE *out) {
   (void)v;
   return rp_cmd_diff(o, out);
+}
+
+static int jop(const rp_opts *o, rp_view *v, FILE *out) {
+  (void)v;
+  return rp_cmd_jop(o, out);
 }
 
 static const cmd cmds[] = {
@@ -95,6 +101,11 @@ static const cmd cmds[] = {
    "several profiles (runs, threads) merged into one profile",
    "      --keep-threads     keep every thread's tree apart (default:\n"
    "                         the trees of equal thread names are merged)\n"},
+  {"jop", C_JOP, jop, "PROFILE",
+   "complete a JOP cross-profile: add the invoke and return cycles that\n"
+   "             depend on method sizes (the other commands do it in\n"
+   "             memory); the profile is marked completed",
+   ""},
   {"diff", C_DIFF, diff, "A B",
    "what changed from A to B, context by context, or as a flame graph",
    "  -n, --limit N          list the N contexts that changed most\n"
@@ -505,6 +516,9 @@ int main(int argc, char **argv) {
     }
   } else if (c->bit == C_DIFF && o.nfiles != 2) {
     rp_error("diff: needs two profiles, A and B");
+    goto out;
+  } else if (c->bit == C_JOP && o.nfiles != 1) {
+    rp_error("jop: needs one profile");
     goto out;
   } else if (o.nfiles == 0) {
     rp_error("%s: no profile given (see cccp-report %s --help)", c->name,

@@ -66,6 +66,13 @@ typedef struct rp_opts {
 enum { RP_METHODS = 1, RP_CONTEXTS = 2 };
 
 /*
+** Read profile 'path' (cr_profile_load); a JOP cross-profile that is not
+** completed yet is completed on the way (cr_jop_complete), so that every
+** command sees whole cycle counts.
+*/
+int rp_load(cr_profile **out, const char *path, cr_diag *d);
+
+/*
 ** The view: a profile (the inputs merged, threads kept or merged), the
 ** metric chosen, and for every node its own value ('self', NULL when the
 ** metric is calls: read the nodes) and its subtree sum ('total'), for
@@ -155,6 +162,7 @@ int rp_cmd_callgrind(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_flame(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_compare(const rp_opts *o, FILE *out);
 int rp_cmd_diff(const rp_opts *o, FILE *out);
+int rp_cmd_jop(const rp_opts *o, FILE *out);
 int rp_cmd_pprof(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_merge(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out);

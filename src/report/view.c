@@ -6,10 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cccp/jop.h"
 #include "report.h"
 
 static uint64_t sat_add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+int rp_load(cr_profile **out, const char *path, cr_diag *d) {
+  int rc = cr_profile_load(out, path, d);
+  if (rc || !(*out)->jop.year || (*out)->jop.completed) return rc;
+  rc = cr_jop_complete(*out, d);
+  if (rc) {
+    cr_diag_where(d, path, NULL);
+    cr_profile_free(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 /* Read every profile of 'o' and merge them as 'o' says into 'v->p'. */
@@ -23,7 +36,7 @@ static int load(rp_view *v, const rp_opts *o) {
   }
   int rc = 0;
   size_t n = 0;
-  for (; n < o->nfiles && !rc; n++) rc = cr_profile_load(&in[n], o->files[n], &d);
+  for (; n < o->nfiles && !rc; n++) rc = rp_load(&in[n], o->files[n], &d);
   int st = rc ? (rc == CR_ENOMEM ? RP_EXIT_OUTPUT : RP_EXIT_INPUT)
               : RP_EXIT_OK;
   /* One profile of one thread is merged already. */

@@ -8,12 +8,14 @@
 #include <string.h>
 
 #include "cccp/xform.h"
+#include "xf_int.h"
 
 #define CC_CLASS "cccp/rt/CC"
 #define CC_DESC "Lcccp/rt/CC;"
 #define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_OWNS "(Ljava/lang/Object;I)Z"
+#define D_COUNT "(Lcccp/rt/CC;I)V"
 #define D_GET "()Lcccp/rt/CC;"
 #define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
 #define D_REGISTER \
@@ -69,6 +71,8 @@ typedef struct xf {
   cr_an_env env;
   int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
   int r_owns, r_getclass;
+  int r_cycles, r_cycret, r_bytecodes, r_allocs;  /* block counters */
+  uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
   int code_name;            /* Utf8 "Code" */
   mid *mids;
   uint32_t nmids, cmids;
@@ -511,6 +515,56 @@ static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
   return commit(x, b, md);
 }
 
+/* ------------------------------------------------------ block counters */
+
+/* Push int 'v' before 'at' (iconst, bipush, sipush or ldc). */
+static void emit_int(xf *x, cr_body *b, cr_insn *at, int32_t v) {
+  if (v >= -1 && v <= 5) emit(x, b, at, (unsigned)(CR_OP_ICONST_0 + v), 0);
+  else if (v >= -128 && v <= 127) emit(x, b, at, CR_OP_BIPUSH, v);
+  else if (v >= -32768 && v <= 32767) emit(x, b, at, CR_OP_SIPUSH, v);
+  else emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_int(x->c->cp, v, x->d)));
+}
+
+/* "aload ccl; push n; invokestatic 'ref'" before 'at'. */
+static void emit_count(xf *x, cr_body *b, cr_insn *at, int ccl, uint32_t n,
+                       int *ref, const char *name) {
+  if (!*ref)
+    *ref = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_COUNT,
+                                      x->d));
+  emit(x, b, at, CR_OP_ALOAD, ccl);
+  emit_int(x, b, at, (int32_t)n);
+  emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
+}
+
+/* 1 if some block counter is asked for. */
+static int counting(const xf *x) {
+  return x->o->jop || x->o->count_bytecodes || x->o->count_allocs;
+}
+
+/*
+** The block counters of body 'b' ('bl', 'nbl' blocks, computed before
+** any change), each before its block's first instruction, adding to the
+** node in local 'ccl'. A block that adds nothing to a metric makes no
+** call for it; in split mode a block ending in a return counts the
+** return with its cycles (CC.cyclesRet), even at 0 cycles.
+*/
+static void counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
+                     int ccl) {
+  const cr_xf_opts *o = x->o;
+  for (uint32_t k = 0; k < nbl && !x->err; k++) {
+    const xf_block *v = &bl[k];
+    if (o->jop && o->jop_split && v->ret)
+      emit_count(x, b, v->lead, ccl, v->cycles, &x->r_cycret, "cyclesRet");
+    else if (o->jop && v->cycles)
+      emit_count(x, b, v->lead, ccl, v->cycles, &x->r_cycles, "cycles");
+    if (o->count_bytecodes)
+      emit_count(x, b, v->lead, ccl, v->bytecodes, &x->r_bytecodes,
+                 "bytecodes");
+    if (o->count_allocs && v->allocs)
+      emit_count(x, b, v->lead, ccl, v->allocs, &x->r_allocs, "allocations");
+  }
+}
+
 /* ------------------------------------------------------------ call sites */
 
 static int site_kind(const cr_insn *i, int *kind) {
@@ -934,6 +988,11 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
   if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
+  xf_block *bl = NULL;
+  uint32_t nbl = 0, nunsup = 0;
+  if (counting(x) && cr_xf_blocks(b, x->o->jop, x->o->jop_split, x->a, &bl,
+                                  &nbl, &nunsup))
+    return oom(x);
   uint32_t ninv = 0, nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
@@ -959,6 +1018,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   int ccl = (int)base, prev = (int)base + 1;
   mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
+  counters(x, b, bl, nbl, ccl);
   cr_insn *first = b->first;
   if (how == ESI && overridable(x, x->c->flags, m->flags, name)) {
     cr_insn *go = emit_label(x, b, first);
@@ -987,7 +1047,12 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       init_site(x, b, ini[k], ccl, prev);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
-  return commit(x, b, md);
+  rc = commit(x, b, md);
+  if (rc == 0) {
+    x->o->nblocks += nbl;
+    x->nunsup += nunsup;
+  }
+  return rc;
 }
 
 /* -------------------------------------------------------------- methods */
@@ -1377,5 +1442,12 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   uint32_t n = c->nmethods;
   for (uint32_t k = 0; k < n && !x.err; k++) do_method(&x, k);
   if (!x.err) finish(&x);
+  if (!x.err && x.nunsup) {
+    o->nunsup += x.nunsup;
+    warn(&x, "class %s: %u bytecodes JOP cannot run (invokedynamic, jsr, "
+         "ret, goto_w%s); costed as software bytecodes", x.name,
+         x.nunsup, o->jop->year == 2008 ? ", and in the 2008 model double "
+         "arithmetic" : "");
+  }
   return x.err;
 }

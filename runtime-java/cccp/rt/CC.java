@@ -29,6 +29,10 @@ public final class CC {
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
+  long cycles;            // block counters (zero unless the rewriter
+  long bytecodes;         //   asked for them): JOP cycles, executed
+  long allocations;       //   bytecodes, allocations, and normal
+  long returns;           //   returns (--jop-split-exceptions)
   private CC cache;       // child found last
   CC first;               // first child (creation order)
   CC next;                // next sibling
@@ -153,6 +157,31 @@ public final class CC {
     int i = hash(c.mid) & mask;
     while (t[i] != null) i = (i + 1) & mask;
     t[i] = c;
+  }
+
+  /* -------------------------------------------------- block counters */
+
+  /** A basic block of the node's method ran: add its JOP cycles. */
+  public static void cycles(CC node, int n) {
+    if (node != null) node.cycles += n;
+  }
+
+  /** The same for a block that ends with a return, which it counts. */
+  public static void cyclesRet(CC node, int n) {
+    if (node != null) {
+      node.cycles += n;
+      node.returns++;
+    }
+  }
+
+  /** A basic block of the node's method ran: add its bytecodes. */
+  public static void bytecodes(CC node, int n) {
+    if (node != null) node.bytecodes += n;
+  }
+
+  /** A basic block of the node's method ran: add its allocations. */
+  public static void allocations(CC node, int n) {
+    if (node != null) node.allocations += n;
   }
 
   /* ------------------------------------------------------ thread slot */

@@ -33,7 +33,11 @@ final class Dump extends Thread {
   public void run() {
     CC.busy = true;
     String path = System.getProperty("cccp.out", "cccp-profile.xml");
-    boolean appOnly = "app".equals(System.getProperty("cccp.threads", "all"));
+    /* a cross-profile is about the application: system threads are
+     * left out unless asked for */
+    String jop = System.getProperty("cccp.jop");
+    boolean appOnly = "app".equals(
+        System.getProperty("cccp.threads", jop != null ? "app" : "all"));
     File f = new File(path);
     /* Not a regular file (a device, a FIFO): write to it directly. */
     boolean direct = f.exists() && !f.isFile();
@@ -42,7 +46,7 @@ final class Dump extends Thread {
       out = new FileOutputStream(tmp);
       try {
         synchronized (CC.Registry.class) {
-          write(appOnly);
+          write(appOnly, jop);
         }
         flush();
       } finally {
@@ -58,9 +62,11 @@ final class Dump extends Thread {
     }
   }
 
-  private void write(boolean appOnly) throws IOException {
+  private void write(boolean appOnly, String jop) throws IOException {
     ascii("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          + "<cct version=\"1\" mode=\"cccp\">\n");
+          + "<cct version=\"1\" mode=\"cccp\"");
+    jopAttrs(jop);
+    ascii(">\n");
     for (int i = 1; i <= CC.Registry.n; i++) {
       int fl = CC.Registry.flags[i];
       ascii("  <method id=\"");
@@ -89,6 +95,35 @@ final class Dump extends Thread {
     ascii("</cct>\n");
   }
 
+  /*
+   * The JOP settings, from "YEAR,R,W,SOFTWARE,SPLIT" (the rewriter's
+   * options file sets cccp.jop); nothing when absent or malformed.
+   */
+  private void jopAttrs(String jop) throws IOException {
+    if (jop == null) return;
+    String[] v = jop.split(",");
+    if (v.length != 5) return;
+    for (int i = 0; i < 5; i++)
+      if (v[i].length() == 0 || v[i].length() > 9 || !digits(v[i])) return;
+    ascii(" jop-model=\"" + v[0] + "\" jop-rws=\"" + v[1]
+          + "\" jop-wws=\"" + v[2] + "\" jop-software=\"" + v[3]
+          + "\" jop-split=\"" + ("0".equals(v[4]) ? "0" : "1")
+          + "\" jop-completed=\"0\"");
+  }
+
+  private static boolean digits(String s) {
+    for (int i = 0; i < s.length(); i++)
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
+    return true;
+  }
+
+  /* A metric attribute, when not zero. */
+  private void metric(String name, long v) throws IOException {
+    if (v == 0) return;
+    ascii(name);
+    num(v);
+  }
+
   /* Pre-order walk of the children of 'root', closing tags on the way up. */
   private void tree(CC root) throws IOException {
     int depth = 2;
@@ -99,6 +134,10 @@ final class Dump extends Thread {
       num(n.mid);
       ascii("\" calls=\"");
       num(n.calls);
+      metric("\" cycles=\"", n.cycles);
+      metric("\" bytecodes=\"", n.bytecodes);
+      metric("\" allocations=\"", n.allocations);
+      metric("\" returns=\"", n.returns);
       if (n.first != null) {
         ascii("\">\n");
         depth++;
