@@ -62,8 +62,19 @@ FIXTURE_SRC := $(sort $(wildcard tests/data/java/*.java))
 FIXTURE_STAMP := $(BUILD)/fixtures/.stamp
 JAVAC     ?= javac
 
+# Example applications for JOP cross-profiling, one package each
+# (examples/jop/NAME/src/NAME/*.java, main class NAME.Main), and the JOP
+# test programs (tests/data/jop/PACKAGE/*.java). Class version 52 and
+# string concatenation by StringBuilder: no invokedynamic, which JOP
+# cannot run.
+JOP_EXAMPLES := control packet
+JOP_EXAMPLE_JARS := $(JOP_EXAMPLES:%=$(BUILD)/examples/jop/%.jar)
+JOP_FIXTURE_SRC := $(sort $(wildcard tests/data/jop/*/*.java))
+JOP_FIXTURE_STAMP := $(BUILD)/fixtures-jop/.stamp
+JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
+
 .PHONY: all check unit headers asan install clean bench fixtures deps demo tools \
-  valgrind check-report
+  valgrind check-report jop-examples
 all: $(BIN) $(REPORT) $(RT_JAR)
 
 $(BUILD)/%.o: %.c
@@ -113,6 +124,26 @@ $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	$(JAR) --create --file $@ --main-class wordfreq.Main \
 	  -C $(BUILD)/examples/wordfreq-classes .
 
+# $(call jop_example,NAME): the rule for $(BUILD)/examples/jop/NAME.jar.
+define jop_example
+$(BUILD)/examples/jop/$(1).jar: $$(sort $$(wildcard examples/jop/$(1)/src/$(1)/*.java))
+	@rm -rf $(BUILD)/examples/jop/$(1)-classes
+	@mkdir -p $(BUILD)/examples/jop/$(1)-classes
+	$$(JOP_JAVAC) -d $(BUILD)/examples/jop/$(1)-classes $$^
+	$$(JAR) --create --file $$@ --main-class $(1).Main \
+	  -C $(BUILD)/examples/jop/$(1)-classes .
+endef
+$(foreach e,$(JOP_EXAMPLES),$(eval $(call jop_example,$(e))))
+
+$(JOP_FIXTURE_STAMP): $(JOP_FIXTURE_SRC)
+	@rm -rf $(BUILD)/fixtures-jop
+	@mkdir -p $(BUILD)/fixtures-jop
+	$(JOP_JAVAC) -d $(BUILD)/fixtures-jop $(JOP_FIXTURE_SRC)
+	touch $@
+
+# The JOP examples and test programs (checked by tests/jop/check_examples.sh).
+jop-examples: $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
+
 # The main job on the bundled example (grows as features land): instrument
 # the app, run it on a stock JVM, print its hottest calling contexts and
 # write its flame graph.
@@ -152,7 +183,8 @@ unit: $(TEST_BIN) $(FIXTURE_STAMP)
 
 # Unit tests, the command-line and round-trip suites, then the same unit
 # and command-line tests on the sanitized build.
-check: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR)
+check: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR) \
+  $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
 	BUILD=$(BUILD) bash tests/run-integration.sh
 	$(MAKE) asan
 
