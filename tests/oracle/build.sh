@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # build.sh OUTDIR [JAVA_HOME] -- builds OUTDIR/libcccporacle.so, the JVMTI
-# CCT oracle (tests/oracle/oracle.c). JAVA_HOME defaults to JDK 17.
+# CCT oracle (tests/oracle/oracle.c) with the JOP timing model it shares
+# with cccp. JAVA_HOME defaults to JDK 17.
 set -eu
 out=${1:?usage: build.sh OUTDIR [JAVA_HOME]}
 jh=${2:-${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}}
 here=$(cd "$(dirname "$0")" && pwd)
-src=$here/oracle.c
-xml=$here/../../src/util/xml.c     # the profile writer's XML text, shared
+root=$here/../..
+# the profile writer's XML text, diagnostics and the JOP model, shared
+srcs=("$here/oracle.c" "$root/src/util/xml.c" "$root/src/util/diag.c"
+      "$root/src/jop/model.c" "$root/src/jop/tables.c")
+deps=("${srcs[@]}" "$root/src/jop/jop_int.h" "$root/include/cccp/jop.h"
+      "$root/include/cccp/util.h" "$root/include/cccp/profile.h")
 mkdir -p "$out"
-if [ "$out/libcccporacle.so" -nt "$src" ] && [ "$out/libcccporacle.so" -nt "$xml" ]; then
-  exit 0
-fi
+fresh=1
+for f in "${deps[@]}"; do
+  [ "$out/libcccporacle.so" -nt "$f" ] || fresh=0
+done
+[ $fresh = 1 ] && exit 0
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -shared -fPIC \
-  -I"$jh/include" -I"$jh/include/linux" -I"$here/../../include" \
-  -o "$out/libcccporacle.so" "$src" "$xml" -lpthread
+  -I"$jh/include" -I"$jh/include/linux" -I"$root/include" -I"$root/src/jop" \
+  -o "$out/libcccporacle.so" "${srcs[@]}" -lpthread

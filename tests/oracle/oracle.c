@@ -4,7 +4,20 @@
 ** events, per thread, and writes it as profile XML version 1, mode
 ** "oracle", when the VM dies.
 **
-**   java -agentpath:libcccporacle.so=out=FILE[,threads=all|app] ...
+**   java -agentpath:libcccporacle.so=OPT[,OPT...] ...
+**
+**   out=FILE           where to write (default cccp-oracle.xml)
+**   threads=all|app    app: leave out the system threads' trees
+**   jop=2014|2008      JOP bytecode trace: a 'cycles' metric per context,
+**                      the JOP time of the bytecodes that ran there
+**   rws=N, wws=N       JOP read and write wait states (default 1 and 2)
+**   sw=N               cycles of a bytecode JOP runs in software (200)
+**   costed=P[:P...]    internal class-name prefixes ("control/:packet/"):
+**                      only methods of these classes are costed and
+**                      counted; required with jop=
+**   counts=1           metrics 'bytecodes' and 'allocations' (new,
+**                      newarray, anewarray, multianewarray); without
+**                      costed= every method with bytecode is counted
 **
 ** Method identity is (class internal name, name, descriptor); ids are
 ** dense in first-call order. MethodExit is also delivered for frames
@@ -12,6 +25,17 @@
 ** frames entered before events started (threads already running at VM
 ** init) are ignored: an exit pops only when it matches the top of the
 ** shadow stack. Slow (events force the interpreter); for test programs.
+**
+** The JOP trace single-steps every bytecode and charges the context on
+** top of the thread's shadow stack when its method is costed: a
+** bytecode's basic-block cost (jop.h), and for a return the full return
+** cost, with the caller's load time when the caller is costed, else the
+** hit cost. The entry of a costed method from a costed caller adds the
+** size-dependent part of the invoke, max(0, b - 37), to the caller. A
+** frame popped by an exception runs no return and is charged nothing.
+** These are the cycles 'cr_jop_complete' arrives at from the block costs
+** and the tree, so the profile says jop-completed="1". Costed methods are
+** written with their code length as 'size', the others with 0.
 */
 #include <jvmti.h>
 #include <pthread.h>
@@ -21,16 +45,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cccp/jop.h"
 #include "cccp/util.h"
 
+/* A method record: immutable once published in 'meths' (under glock),
+** so a thread that has its pointer reads it without locks. */
 typedef struct meth {
   char *cls, *name, *desc;
   int native;
+  int costed;            /* counted and costed (has 'code') */
+  uint32_t code_len;
+  uint8_t *code;         /* the bytecode (GetBytecodes), costed only */
+  uint64_t b;            /* load time on a miss, for returns to it */
+  uint64_t inv;          /* what a miss adds to an invoke of it */
 } meth;
 
 typedef struct node {
   uint32_t method, parent, first, next, tail;
   uint64_t calls;
+  uint64_t cycles, bytecodes, allocations;
 } node;
 
 #define MCACHE 1024      /* per-thread direct-mapped jmethodID cache */
@@ -45,13 +78,14 @@ typedef struct tstate {
   size_t tabn;
   uint32_t *stack;       /* shadow stack of node indices */
   size_t depth, scap;
-  struct { jmethodID id; uint32_t m; } mc[MCACHE];
+  const meth **sm;       /* the method of each shadow-stack entry */
+  struct { jmethodID id; uint32_t m; const meth *p; } mc[MCACHE];
   struct tstate *next;   /* creation order */
 } tstate;
 
 static jvmtiEnv *jv;
 static pthread_mutex_t glock = PTHREAD_MUTEX_INITIALIZER;
-static meth *meths;      /* [1..nmeths] */
+static meth **meths;     /* [1..nmeths] */
 static size_t nmeths, capm;
 static struct { jmethodID id; uint32_t m; } *mtab;  /* global id map */
 static size_t mtabn;
@@ -59,7 +93,10 @@ static tstate *threads, *threads_tail;
 static char outpath[4096] = "cccp-oracle.xml";
 static int app_only;
 static volatile int dead;
-static unsigned long long exc_exits, unmatched_exits;
+static unsigned long long exc_exits, unmatched_exits, unmatched_steps;
+static int jop, counts;  /* the JOP trace; bytecode and allocation counts */
+static cr_jop_model model;
+static char **costed;    /* class-name prefixes, NULL-terminated */
 
 static void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n);
@@ -87,8 +124,37 @@ static char *classname(const char *sig) {
   return strdup(sig);
 }
 
-/* Global method index of 'id', registered on first sight (under glock). */
-static uint32_t method_index(jmethodID id) {
+/* 1 if methods of class 'cls' (internal name) are costed. */
+static int costed_class(const char *cls) {
+  if (!jop && !counts) return 0;
+  if (!costed) return 1;
+  for (char **p = costed; *p; p++)
+    if (strncmp(cls, *p, strlen(*p)) == 0) return 1;
+  return 0;
+}
+
+/* Make 'm' costed when its class is and it has bytecode: a copy of the
+** code and the load times that depend on its size. */
+static void cost_method(meth *m, jmethodID id) {
+  jint n = 0;
+  unsigned char *code = NULL;
+  if (m->native || !costed_class(m->cls) ||
+      (*jv)->GetBytecodes(jv, id, &n, &code) != JVMTI_ERROR_NONE)
+    return;
+  if (n > 0) {
+    m->code = xrealloc(NULL, (size_t)n);
+    memcpy(m->code, code, (size_t)n);
+    m->code_len = (uint32_t)n;
+    m->costed = 1;
+    m->b = cr_jop_load_miss(&model, cr_jop_words(m->code_len));
+    m->inv = cr_jop_cost_b(&model, 182, m->b) - model.hit[182];
+  }
+  (*jv)->Deallocate(jv, code);
+}
+
+/* Global method index of 'id', registered on first sight (under glock);
+** its record in '*out'. */
+static uint32_t method_index(jmethodID id, const meth **out) {
   pthread_mutex_lock(&glock);
   if ((nmeths + 1) * 2 >= mtabn) {
     size_t n = mtabn ? mtabn * 2 : 4096;
@@ -109,10 +175,12 @@ static uint32_t method_index(jmethodID id) {
   while (mtab[j].id && mtab[j].id != id) j = (j + 1) & (mtabn - 1);
   if (mtab[j].id) {
     uint32_t m = mtab[j].m;
+    *out = meths[m];
     pthread_mutex_unlock(&glock);
     return m;
   }
-  meth m = {0};
+  meth *m = xrealloc(NULL, sizeof *m);
+  memset(m, 0, sizeof *m);
   char *name = NULL, *sig = NULL, *csig = NULL;
   jclass k = NULL;
   jboolean nat = 0;
@@ -120,10 +188,11 @@ static uint32_t method_index(jmethodID id) {
   (*jv)->GetMethodDeclaringClass(jv, id, &k);
   if (k) (*jv)->GetClassSignature(jv, k, &csig, NULL);
   (*jv)->IsMethodNative(jv, id, &nat);
-  m.cls = classname(csig ? csig : "?");
-  m.name = strdup(name ? name : "?");
-  m.desc = strdup(sig ? sig : "?");
-  m.native = nat != 0;
+  m->cls = classname(csig ? csig : "?");
+  m->name = strdup(name ? name : "?");
+  m->desc = strdup(sig ? sig : "?");
+  m->native = nat != 0;
+  cost_method(m, id);
   (*jv)->Deallocate(jv, (unsigned char *)name);
   (*jv)->Deallocate(jv, (unsigned char *)sig);
   (*jv)->Deallocate(jv, (unsigned char *)csig);
@@ -135,6 +204,7 @@ static uint32_t method_index(jmethodID id) {
   mtab[j].id = id;
   mtab[j].m = (uint32_t)nmeths;
   uint32_t r = (uint32_t)nmeths;
+  *out = m;
   pthread_mutex_unlock(&glock);
   return r;
 }
@@ -232,12 +302,17 @@ static uint32_t child(tstate *s, uint32_t parent, uint32_t m) {
   return i;
 }
 
-static uint32_t cached_index(tstate *s, jmethodID id) {
+/* Method index and record of 'id' through the thread's own cache. */
+static uint32_t cached_index(tstate *s, jmethodID id, const meth **out) {
   size_t h = hptr(id) & (MCACHE - 1);
-  if (s->mc[h].id == id) return s->mc[h].m;
-  uint32_t m = method_index(id);
+  if (s->mc[h].id == id) {
+    *out = s->mc[h].p;
+    return s->mc[h].m;
+  }
+  uint32_t m = method_index(id, out);
   s->mc[h].id = id;
   s->mc[h].m = m;
+  s->mc[h].p = *out;
   return m;
 }
 
@@ -247,15 +322,21 @@ static void JNICALL on_method_entry(jvmtiEnv *e, JNIEnv *jni, jthread t,
   (void)jni;
   if (dead) return;
   tstate *s = state(t);
-  uint32_t m = cached_index(s, id);
+  const meth *p;
+  uint32_t m = cached_index(s, id, &p);
   pthread_mutex_lock(&s->mu);
   uint32_t top = s->depth ? s->stack[s->depth - 1] : 0;
   uint32_t c = child(s, top, m);
   s->nodes[c].calls++;
+  /* the miss part of the invoke, when a costed caller invokes it */
+  if (jop && p->costed && s->depth && s->sm[s->depth - 1]->costed)
+    s->nodes[top].cycles += p->inv;
   if (s->depth == s->scap) {
     s->scap = s->scap ? s->scap * 2 : 256;
     s->stack = xrealloc(s->stack, s->scap * sizeof *s->stack);
+    s->sm = xrealloc(s->sm, s->scap * sizeof *s->sm);
   }
+  s->sm[s->depth] = p;
   s->stack[s->depth++] = c;
   pthread_mutex_unlock(&s->mu);
 }
@@ -268,13 +349,55 @@ static void JNICALL on_method_exit(jvmtiEnv *e, JNIEnv *jni, jthread t,
   (void)rv;
   if (dead) return;
   tstate *s = state(t);
-  uint32_t m = cached_index(s, id);
+  const meth *p;
+  uint32_t m = cached_index(s, id, &p);
   pthread_mutex_lock(&s->mu);
   if (s->depth && s->nodes[s->stack[s->depth - 1]].method == m) {
     s->depth--;
     if (by_exception) __atomic_add_fetch(&exc_exits, 1, __ATOMIC_RELAXED);
   } else {
     __atomic_add_fetch(&unmatched_exits, 1, __ATOMIC_RELAXED);
+  }
+  pthread_mutex_unlock(&s->mu);
+}
+
+/*
+** A bytecode about to run at 'loc' of method 'id'. Charged to the top of
+** the shadow stack when that is the frame of 'id' (MethodEntry comes
+** before the first step of a method, the return's step before
+** MethodExit) and the method is costed; steps in frames the shadow stack
+** does not show (entered before events started) are skipped and counted.
+*/
+static void JNICALL on_step(jvmtiEnv *e, JNIEnv *jni, jthread t,
+                            jmethodID id, jlocation loc) {
+  (void)e;
+  (void)jni;
+  if (dead) return;
+  tstate *s = state(t);
+  const meth *p;
+  cached_index(s, id, &p);
+  if (!p->costed) return;
+  pthread_mutex_lock(&s->mu);
+  if (!s->depth || s->sm[s->depth - 1] != p || loc < 0 ||
+      loc >= (jlocation)p->code_len) {
+    pthread_mutex_unlock(&s->mu);
+    __atomic_add_fetch(&unmatched_steps, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  node *x = &s->nodes[s->stack[s->depth - 1]];
+  unsigned op = p->code[loc];
+  if (counts) {
+    x->bytecodes++;
+    x->allocations += op == 187 || op == 188 || op == 189 || op == 197;
+  }
+  if (jop) {
+    if (model.kind[op] != CR_JOP_RETURN) {
+      x->cycles += model.block[op];
+    } else if (s->depth > 1 && s->sm[s->depth - 2]->costed) {
+      x->cycles += cr_jop_cost_b(&model, op, s->sm[s->depth - 2]->b);
+    } else {
+      x->cycles += model.hit[op];
+    }
   }
   pthread_mutex_unlock(&s->mu);
 }
@@ -293,6 +416,11 @@ static void indent(FILE *f, size_t d) {
   for (size_t i = d < 40 ? d : 40; i; i--) fputs("  ", f);
 }
 
+/* A metric attribute of a node, written only when not 0. */
+static void metric(FILE *f, const char *name, uint64_t v) {
+  if (v) fprintf(f, " %s=\"%llu\"", name, (unsigned long long)v);
+}
+
 static void dump(void) {
   char tmp[4200];
   struct stat st;
@@ -306,16 +434,22 @@ static void dump(void) {
   }
   pthread_mutex_lock(&glock);
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        "<cct version=\"1\" mode=\"oracle\">\n", f);
+        "<cct version=\"1\" mode=\"oracle\"", f);
+  if (jop)
+    fprintf(f, " jop-model=\"%d\" jop-rws=\"%d\" jop-wws=\"%d\" "
+               "jop-software=\"%d\" jop-split=\"0\" jop-completed=\"1\"",
+            model.year, model.r, model.w, model.software);
+  fputs(">\n", f);
   for (size_t i = 1; i <= nmeths; i++) {
+    const meth *m = meths[i];
     fprintf(f, "  <method id=\"%zu\" class=\"", i);
-    text(f, meths[i].cls);
+    text(f, m->cls);
     fputs("\" name=\"", f);
-    text(f, meths[i].name);
+    text(f, m->name);
     fputs("\" desc=\"", f);
-    text(f, meths[i].desc);
-    fprintf(f, "\" size=\"0\" native=\"%d\" library=\"0\"/>\n",
-            meths[i].native);
+    text(f, m->desc);
+    fprintf(f, "\" size=\"%u\" native=\"%d\" library=\"0\"/>\n",
+            m->code_len, m->native);
   }
   for (tstate *s = threads; s; s = s->next) {
     pthread_mutex_lock(&s->mu);
@@ -333,6 +467,9 @@ static void dump(void) {
       indent(f, depth);
       fprintf(f, "<node method=\"%u\" calls=\"%llu\"", x->method,
               (unsigned long long)x->calls);
+      metric(f, "cycles", x->cycles);
+      metric(f, "bytecodes", x->bytecodes);
+      metric(f, "allocations", x->allocations);
       if (x->first) {
         fputs(">\n", f);
         depth++;
@@ -361,8 +498,8 @@ static void dump(void) {
   }
   if (getenv("CCCP_ORACLE_VERBOSE"))
     fprintf(stderr, "cccp-oracle: %zu methods, %llu exceptional exits, "
-            "%llu unmatched exits -> %s\n", nmeths, exc_exits,
-            unmatched_exits, outpath);
+            "%llu unmatched exits, %llu unmatched steps -> %s\n", nmeths,
+            exc_exits, unmatched_exits, unmatched_steps, outpath);
 }
 
 static void JNICALL on_death(jvmtiEnv *e, JNIEnv *jni) {
@@ -372,10 +509,48 @@ static void JNICALL on_death(jvmtiEnv *e, JNIEnv *jni) {
   dump();
 }
 
+/* The value of option 'key' ("jop=") in 'opt' of length 'n', or NULL. */
+static const char *value(const char *opt, size_t n, const char *key) {
+  size_t k = strlen(key);
+  return n > k && strncmp(opt, key, k) == 0 ? opt + k : NULL;
+}
+
+/* A decimal number 0..CR_JOP_MAX_SOFTWARE of 'n' bytes at 'v', or -1. */
+static int number(const char *v, size_t n) {
+  long x = 0;
+  if (n == 0 || n > 7) return -1;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i] < '0' || v[i] > '9') return -1;
+    x = x * 10 + (v[i] - '0');
+  }
+  return x <= CR_JOP_MAX_SOFTWARE ? (int)x : -1;
+}
+
+/* Split the prefixes of costed=, 'n' bytes at 'v', at ':'. */
+static int prefixes(const char *v, size_t n) {
+  size_t k = 1;
+  for (size_t i = 0; i < n; i++) k += v[i] == ':';
+  costed = xrealloc(NULL, (k + 1) * sizeof *costed);
+  k = 0;
+  for (const char *p = v, *end = v + n; p <= end; k++) {
+    const char *q = memchr(p, ':', (size_t)(end - p));
+    if (!q) q = end;
+    if (q == p) return -1;
+    costed[k] = strndup(p, (size_t)(q - p));
+    p = q + 1;
+  }
+  costed[k] = NULL;
+  return 0;
+}
+
 static int options(const char *opt) {
+  int year = -1, r = CR_JOP_RWS, w = CR_JOP_WWS;
+  int sw = CR_JOP_SOFTWARE_CYCLES;
   while (opt && *opt) {
     const char *end = strchr(opt, ',');
     size_t n = end ? (size_t)(end - opt) : strlen(opt);
+    const char *v;
+    int *num = NULL;
     if (n > 4 && strncmp(opt, "out=", 4) == 0 && n - 4 < sizeof outpath) {
       memcpy(outpath, opt + 4, n - 4);
       outpath[n - 4] = 0;
@@ -383,13 +558,43 @@ static int options(const char *opt) {
       app_only = 1;
     } else if (n == 11 && strncmp(opt, "threads=all", 11) == 0) {
       app_only = 0;
+    } else if (n == 8 && strncmp(opt, "counts=1", 8) == 0) {
+      counts = 1;
+    } else if ((v = value(opt, n, "costed=")) && !costed) {
+      if (prefixes(v, n - 7)) goto bad;
+    } else if ((v = value(opt, n, "jop="))) {
+      num = &year;
+    } else if ((v = value(opt, n, "rws="))) {
+      num = &r;
+    } else if ((v = value(opt, n, "wws="))) {
+      num = &w;
+    } else if ((v = value(opt, n, "sw="))) {
+      num = &sw;
     } else {
-      fprintf(stderr, "cccp-oracle: unknown option '%.*s' (want "
-              "out=FILE,threads=all|app)\n", (int)n, opt);
-      return -1;
+      goto bad;
     }
+    if (num && (*num = number(v, n - (size_t)(v - opt))) < 0) goto bad;
     opt = end ? end + 1 : NULL;
+    continue;
+  bad:
+    fprintf(stderr, "cccp-oracle: bad option '%.*s' (want out=FILE,"
+            "threads=all|app,jop=2014|2008,rws=N,wws=N,sw=N,"
+            "costed=PREFIX[:PREFIX...],counts=1)\n", (int)n, opt);
+    return -1;
   }
+  if (year < 0) return 0;
+  cr_diag d = {0};
+  char msg[1024];
+  if (cr_jop_model_init(&model, year, r, w, sw, &d)) {
+    cr_diag_format(&d, msg, sizeof msg);
+    fprintf(stderr, "cccp-oracle: %s\n", msg);
+    return -1;
+  }
+  if (!costed) {
+    fprintf(stderr, "cccp-oracle: jop= needs costed=PREFIX[:PREFIX...]\n");
+    return -1;
+  }
+  jop = 1;
   return 0;
 }
 
@@ -404,8 +609,13 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
   memset(&caps, 0, sizeof caps);
   caps.can_generate_method_entry_events = 1;
   caps.can_generate_method_exit_events = 1;
+  if (jop || counts) {
+    caps.can_generate_single_step_events = 1;
+    caps.can_get_bytecodes = 1;
+  }
   if ((*jv)->AddCapabilities(jv, &caps) != JVMTI_ERROR_NONE) {
-    fprintf(stderr, "cccp-oracle: method entry/exit events unavailable\n");
+    fprintf(stderr, "cccp-oracle: method entry/exit%s events "
+            "unavailable\n", jop || counts ? " or single-step" : "");
     return JNI_ERR;
   }
   jvmtiEventCallbacks cb;
@@ -414,10 +624,13 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
   cb.MethodExit = on_method_exit;
   cb.ThreadStart = on_thread_start;
   cb.VMDeath = on_death;
+  cb.SingleStep = on_step;
   (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb);
   jvmtiEvent ev[] = {JVMTI_EVENT_METHOD_ENTRY, JVMTI_EVENT_METHOD_EXIT,
-                     JVMTI_EVENT_THREAD_START, JVMTI_EVENT_VM_DEATH};
-  for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
+                     JVMTI_EVENT_THREAD_START, JVMTI_EVENT_VM_DEATH,
+                     JVMTI_EVENT_SINGLE_STEP};
+  size_t nev = sizeof ev / sizeof ev[0] - !(jop || counts);
+  for (size_t i = 0; i < nev; i++)
     if ((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, ev[i], NULL) !=
         JVMTI_ERROR_NONE) {
       fprintf(stderr, "cccp-oracle: cannot enable event %d\n", ev[i]);
