@@ -8,7 +8,7 @@ suites=(tests/cli/*.sh tests/report/*.sh tests/roundtrip/*.sh
         tests/verify/test_verify.sh:--reencode
         tests/verify/test_verify.sh:--stress-probes
         tests/verify/test_verify.sh:--cccp)
-for s in tests/cct/*.sh tests/oracle/test_*.sh tests/hostile/*.sh \
+for s in tests/cct/*.sh tests/oracle/test_*.sh tests/jop/*.sh tests/hostile/*.sh \
          tests/valgrind/*.sh; do
   [ -f "$s" ] && suites+=("$s")
 done

@@ -82,7 +82,8 @@ typedef struct cr_xf_opts {
   uint32_t nsites_node;     /* call sites making the callee's node */
   uint32_t nfailed;         /* methods left uninstrumented */
   uint32_t nskipped;        /* classes left unchanged */
-  uint32_t nblocks;         /* basic blocks given counters */
+  uint32_t nblocks;         /* block counters inserted (a method with a
+                               twin has two bodies) */
   uint32_t nunsup;          /* bytecodes JOP cannot run (costed as
                                software) */
 } cr_xf_opts;

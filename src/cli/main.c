@@ -939,7 +939,7 @@ int main(int argc, char **argv) {
               "bodies and wrappers, %zu call sites\n", st.xf_classes,
               st.xf_methods, st.xf_sites);
     if (st.xf_blocks)
-      fprintf(stderr, "cccp-rewrite: %zu basic blocks counted%s\n",
+      fprintf(stderr, "cccp-rewrite: %zu block counters%s\n",
               st.xf_blocks, o.jop ? " (JOP cycles)" : "");
     if (st.xf_unsup)
       fprintf(stderr, "cccp-rewrite: %zu bytecode%s that JOP cannot run "

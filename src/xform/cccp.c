@@ -73,6 +73,8 @@ typedef struct xf {
   int r_owns, r_getclass;
   int r_cycles, r_cycret, r_bytecodes, r_allocs;  /* block counters */
   uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
+  int tally;                /* count them in the body being instrumented
+                               (one of a method's two bodies) */
   int code_name;            /* Utf8 "Code" */
   mid *mids;
   uint32_t nmids, cmids;
@@ -1050,7 +1052,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   rc = commit(x, b, md);
   if (rc == 0) {
     x->o->nblocks += nbl;
-    x->nunsup += nunsup;
+    if (x->tally) x->nunsup += nunsup;
   }
   return rc;
 }
@@ -1186,6 +1188,7 @@ static int do_method(xf *x, uint32_t k) {
   ** class: it never runs, so it gets no node either */
   const cr_code *cd = code->u.code;
   if (clinit && cd && cd->code_len == 1 && cd->code[0] == 0xb1) return 0;
+  x->tally = 1;
   if (!ovl) {                   /* OSI only */
     int rc = instrument(x, m, OSI, name, desc, &md);
     if (x->err) return x->err;
@@ -1225,6 +1228,7 @@ static int do_method(xf *x, uint32_t k) {
     }
     x->o->nn2b++;
   } else {
+    x->tally = 0;               /* the twin's body counted them */
     rc = instrument(x, m, OSI, name, desc, &md);
     if (x->err) return x->err;
     if (rc) return osi_failed(x, m, name, desc, &md);
@@ -1444,10 +1448,10 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   if (!x.err) finish(&x);
   if (!x.err && x.nunsup) {
     o->nunsup += x.nunsup;
-    warn(&x, "class %s: %u bytecodes JOP cannot run (invokedynamic, jsr, "
-         "ret, goto_w%s); costed as software bytecodes", x.name,
-         x.nunsup, o->jop->year == 2008 ? ", and in the 2008 model double "
-         "arithmetic" : "");
+    warn(&x, "class %s: %u bytecode%s JOP cannot run (invokedynamic, jsr, "
+         "ret, goto_w%s); costed as software bytecodes", x.name, x.nunsup,
+         x.nunsup == 1 ? "" : "s", o->jop->year == 2008 ? ", and in the "
+         "2008 model double arithmetic" : "");
   }
   return x.err;
 }

@@ -36,6 +36,17 @@
 ** These are the cycles 'cr_jop_complete' arrives at from the block costs
 ** and the tree, so the profile says jop-completed="1". Costed methods are
 ** written with their code length as 'size', the others with 0.
+**
+** HotSpot hides single steps while it resolves a constant-pool entry
+** (JvmtiHideSingleStepping): a class initializer that a getstatic,
+** putstatic or invokestatic triggers runs unseen, with all it calls.
+** MethodEntry/MethodExit still come, so the tree is whole; a costed
+** entry that saw no step is counted in the metric 'unstepped' of its
+** context, whose counts (and those of the contexts below) are then not
+** the trace's: comparisons leave those contexts out.
+** (The interpreter also fuses frequent pairs such as aload_0; getfield
+** into one bytecode that steps once, unless breakpoints may be set: the
+** agent asks for that capability to keep every bytecode a step.)
 */
 #include <jvmti.h>
 #include <pthread.h>
@@ -64,6 +75,7 @@ typedef struct node {
   uint32_t method, parent, first, next, tail;
   uint64_t calls;
   uint64_t cycles, bytecodes, allocations;
+  uint64_t unstepped;    /* costed entries that saw no step (see on_step) */
 } node;
 
 #define MCACHE 1024      /* per-thread direct-mapped jmethodID cache */
@@ -79,6 +91,7 @@ typedef struct tstate {
   uint32_t *stack;       /* shadow stack of node indices */
   size_t depth, scap;
   const meth **sm;       /* the method of each shadow-stack entry */
+  uint64_t *steps;       /* steps seen by each shadow-stack entry */
   struct { jmethodID id; uint32_t m; const meth *p; } mc[MCACHE];
   struct tstate *next;   /* creation order */
 } tstate;
@@ -93,7 +106,8 @@ static tstate *threads, *threads_tail;
 static char outpath[4096] = "cccp-oracle.xml";
 static int app_only;
 static volatile int dead;
-static unsigned long long exc_exits, unmatched_exits, unmatched_steps;
+static unsigned long long exc_exits, unmatched_exits, unmatched_steps,
+    unstepped_frames;
 static int jop, counts;  /* the JOP trace; bytecode and allocation counts */
 static cr_jop_model model;
 static char **costed;    /* class-name prefixes, NULL-terminated */
@@ -335,7 +349,9 @@ static void JNICALL on_method_entry(jvmtiEnv *e, JNIEnv *jni, jthread t,
     s->scap = s->scap ? s->scap * 2 : 256;
     s->stack = xrealloc(s->stack, s->scap * sizeof *s->stack);
     s->sm = xrealloc(s->sm, s->scap * sizeof *s->sm);
+    s->steps = xrealloc(s->steps, s->scap * sizeof *s->steps);
   }
+  s->steps[s->depth] = 0;
   s->sm[s->depth] = p;
   s->stack[s->depth++] = c;
   pthread_mutex_unlock(&s->mu);
@@ -354,6 +370,14 @@ static void JNICALL on_method_exit(jvmtiEnv *e, JNIEnv *jni, jthread t,
   pthread_mutex_lock(&s->mu);
   if (s->depth && s->nodes[s->stack[s->depth - 1]].method == m) {
     s->depth--;
+    /* a costed frame runs at least one bytecode: none seen means the VM
+    ** hid single steps (HotSpot does while it resolves a constant-pool
+    ** entry, so a <clinit> run by that resolution and all it calls go
+    ** unseen); the context is marked, and comparisons leave it out */
+    if ((jop || counts) && p->costed && !s->steps[s->depth]) {
+      s->nodes[s->stack[s->depth]].unstepped++;
+      __atomic_add_fetch(&unstepped_frames, 1, __ATOMIC_RELAXED);
+    }
     if (by_exception) __atomic_add_fetch(&exc_exits, 1, __ATOMIC_RELAXED);
   } else {
     __atomic_add_fetch(&unmatched_exits, 1, __ATOMIC_RELAXED);
@@ -385,7 +409,11 @@ static void JNICALL on_step(jvmtiEnv *e, JNIEnv *jni, jthread t,
     return;
   }
   node *x = &s->nodes[s->stack[s->depth - 1]];
+  s->steps[s->depth - 1]++;
   unsigned op = p->code[loc];
+  /* a wide instruction costs as the one it widens (the rewriter's rule:
+  ** JOP's build turns iinc, wide or not, into plain bytecodes) */
+  if (op == 196 && loc + 1 < (jlocation)p->code_len) op = p->code[loc + 1];
   if (counts) {
     x->bytecodes++;
     x->allocations += op == 187 || op == 188 || op == 189 || op == 197;
@@ -470,6 +498,7 @@ static void dump(void) {
       metric(f, "cycles", x->cycles);
       metric(f, "bytecodes", x->bytecodes);
       metric(f, "allocations", x->allocations);
+      metric(f, "unstepped", x->unstepped);
       if (x->first) {
         fputs(">\n", f);
         depth++;
@@ -498,8 +527,9 @@ static void dump(void) {
   }
   if (getenv("CCCP_ORACLE_VERBOSE"))
     fprintf(stderr, "cccp-oracle: %zu methods, %llu exceptional exits, "
-            "%llu unmatched exits, %llu unmatched steps -> %s\n", nmeths,
-            exc_exits, unmatched_exits, unmatched_steps, outpath);
+            "%llu unmatched exits, %llu unmatched steps, %llu unstepped "
+            "frames -> %s\n", nmeths, exc_exits, unmatched_exits,
+            unmatched_steps, unstepped_frames, outpath);
 }
 
 static void JNICALL on_death(jvmtiEnv *e, JNIEnv *jni) {
@@ -612,6 +642,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
   if (jop || counts) {
     caps.can_generate_single_step_events = 1;
     caps.can_get_bytecodes = 1;
+    /* HotSpot's interpreter fuses frequent pairs (aload_0; getfield and
+    ** others) into one bytecode that single-steps once; it stops doing
+    ** so when an agent may set breakpoints */
+    caps.can_generate_breakpoint_events = 1;
   }
   if ((*jv)->AddCapabilities(jv, &caps) != JVMTI_ERROR_NONE) {
     fprintf(stderr, "cccp-oracle: method entry/exit%s events "
