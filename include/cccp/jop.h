@@ -99,7 +99,7 @@ unsigned cr_jop_return_op(const char *desc);
 ** Complete cross-profile 'p' (cross-profiling paper, section 3), for
 ** the method cache disabled: for each node v of method m under a node of
 ** method p, with k = calls(v) and j the normal returns of v ('returns'
-** when the profile counts them, else k):
+** when the profile has that metric, else k):
 **   cycles(parent) += k * max(0, b(n_m) - 37)          when m and p are
 **                                                       costed
 **   cycles(v)      += j * (C_ret(m) + max(0, b(n_p) - H_ret(m)))
@@ -107,7 +107,9 @@ unsigned cr_jop_return_op(const char *desc);
 ** (the second term only when p is costed). A method is costed when it
 ** has bytecode that the counters saw: neither native nor a library
 ** method, size > 0. A top-level node has no caller: no invoke part, and
-** its return costs C_ret. Adds the metric "cycles" when missing, marks
+** its return costs C_ret. When the run simulated the method cache
+** ('cache_blocks'), it charged every miss itself: only j * C_ret(m) is
+** added. Adds the metric "cycles" when missing, marks
 ** the profile completed. CR_EUSAGE when 'p' is not a cross-profile or is
 ** completed already; CR_ENOMEM.
 */

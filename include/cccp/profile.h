@@ -58,15 +58,18 @@ typedef struct cr_prof_tree {
 /*
 ** The JOP settings of a cross-profile (attributes 'jop-*' of <cct>):
 ** 'year' 0 when the profile is not one. 'split': blocks end at
-** instructions that may throw, and nodes count their normal returns
-** (metric 'returns'). 'completed': invoke and return costs were added
-** (cr_jop_complete), which must happen once.
+** instructions that may throw. 'cache_words' and 'cache_blocks': the run
+** simulated JOP's method cache of that size (0: none, every load a
+** miss), and charged the misses itself. 'completed': invoke and return
+** costs were added (cr_jop_complete), which must happen once. Nodes
+** count their normal returns (metric 'returns').
 */
 typedef struct cr_prof_jop {
   int year;              /* timing table, 2014 or 2008; 0: none */
   int r, w;              /* memory wait states */
   int software;          /* cycles of a bytecode JOP runs in software */
   int split;             /* --jop-split-exceptions */
+  int cache_words, cache_blocks;   /* method cache simulated; 0: none */
   int completed;
 } cr_prof_jop;
 

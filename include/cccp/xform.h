@@ -16,9 +16,10 @@
 **   static int mid(Lookup, String, Class, cls, name, desc, size, flags)
 **                                          condy bootstrap of 'register'
 **   static void cycles(CC node, int n)     block counters: add 'n' to the
-**   static void cyclesRet(CC node, int n)  node's metric (null: nothing);
-**   static void bytecodes(CC node, int n)  'cyclesRet' also counts a
-**   static void allocations(CC node, int n)  normal return
+**   static void bytecodes(CC node, int n)  node's metric (null: nothing)
+**   static void allocations(CC node, int n)
+**   static void returned(CC node)          JOP: before each return, and
+**   static void caught(CC node)            at each exception handler
 ** Method ids are loaded by 'ldc' of a CONSTANT_Dynamic (class version
 ** >= 63), else from a static final synthetic int field per id, set by
 ** 'register' calls at the start of '<clinit>' (added when the class has
@@ -63,8 +64,8 @@ typedef struct cr_xf_opts {
   ** frame in stack traces and no owner check on super calls */
   int n2b;
   /* block counters (DESIGN.md 6): with 'jop', each basic block adds its
-  ** JOP cost to the current node ('cycles'); 'jop_split' ends blocks at
-  ** instructions that may throw and counts normal returns ('returns');
+  ** JOP cost to the current node ('cycles') and each return counts
+  ** ('returns'); 'jop_split' ends blocks at instructions that may throw;
   ** 'count_bytecodes' and 'count_allocs' add executed bytecodes and
   ** allocations ('bytecodes', 'allocations') */
   const cr_jop_model *jop;

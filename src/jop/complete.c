@@ -29,7 +29,8 @@ int cr_jop_complete(cr_profile *p, cr_diag *d) {
   if (rc) return rc;
   int cy = cr_profile_add_metric(p, "cycles");
   if (cy < 0) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
-  int rt = j->split ? cr_profile_find_metric(p, "returns") : -1;
+  int rt = cr_profile_find_metric(p, "returns");
+  int cache = j->cache_blocks > 0;
   uint64_t *cycles = p->mval[cy];
   for (uint32_t v = 1; v <= p->nnodes; v++) {
     const cr_prof_node *x = &p->nodes[v];
@@ -38,16 +39,17 @@ int cr_jop_complete(cr_profile *p, cr_diag *d) {
         x->parent ? &p->methods[p->nodes[x->parent].method] : NULL;
     int costed = cr_jop_costed(me);
     int ccost = caller && cr_jop_costed(caller);
-    if (costed && ccost) {
+    if (costed && ccost && !cache) {
       uint64_t b = cr_jop_load_miss(&m, cr_jop_words(me->size));
       uint64_t extra = cr_jop_cost_b(&m, 182, b) - m.hit[182];
       cycles[x->parent] = sat_add(cycles[x->parent], sat_mul(x->calls, extra));
     }
     if (costed) {
       unsigned op = cr_jop_return_op(me->desc);
-      uint64_t cost = ccost ? cr_jop_cost_b(&m, op, cr_jop_load_miss(
-                                  &m, cr_jop_words(caller->size)))
-                            : m.hit[op];
+      uint64_t cost = ccost && !cache
+                          ? cr_jop_cost_b(&m, op, cr_jop_load_miss(
+                                &m, cr_jop_words(caller->size)))
+                          : m.hit[op];
       uint64_t k = rt > 0 ? p->mval[rt][v] : x->calls;
       cycles[v] = sat_add(cycles[v], sat_mul(k, cost));
     }

@@ -355,6 +355,8 @@ static int jop_attrs(rd *s) {
       (rc = opt_num(s, "jop-wws", 1000000, &j->w)) ||
       (rc = opt_num(s, "jop-software", 1000000000, &j->software)) ||
       (rc = bit(s, "jop-split", &j->split)) ||
+      (rc = opt_num(s, "jop-cache-words", 1 << 24, &j->cache_words)) ||
+      (rc = opt_num(s, "jop-cache-blocks", 4096, &j->cache_blocks)) ||
       (rc = bit(s, "jop-completed", &j->completed)))
     return rc;
   if (!j->year && j->r < 0 && j->w < 0) {
@@ -364,6 +366,10 @@ static int jop_attrs(rd *s) {
   if ((j->year != 2014 && j->year != 2008) || j->r < 0 || j->w < 0)
     return bad(s, "<cct>: 'jop-model' (2014 or 2008), 'jop-rws' and "
                   "'jop-wws' go together");
+  if (!j->cache_words != !j->cache_blocks ||
+      (j->cache_blocks && j->cache_words % j->cache_blocks))
+    return bad(s, "<cct>: 'jop-cache-words' must be a multiple of "
+                  "'jop-cache-blocks', both given or neither");
   return 0;
 }
 
@@ -701,6 +707,9 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
                "jop-software=\"%d\" jop-split=\"%d\" jop-completed=\"%d\"",
             p->jop.year, p->jop.r, p->jop.w, p->jop.software, p->jop.split,
             p->jop.completed);
+  if (p->jop.year && p->jop.cache_blocks)
+    fprintf(f, " jop-cache-words=\"%d\" jop-cache-blocks=\"%d\"",
+            p->jop.cache_words, p->jop.cache_blocks);
   fputs(">\n", f);
   for (size_t i = 1; i <= p->nmethods; i++) {
     const cr_prof_method *m = &p->methods[i];

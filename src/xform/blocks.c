@@ -38,8 +38,9 @@ int cr_xf_blocks(const cr_body *b, const cr_jop_model *m, int split,
   }
   ntgt += b->ntcb;
   cr_insn **tgt = cr_arena_alloc(a, (ntgt + 1) * sizeof *tgt);
+  cr_insn **hnd = cr_arena_alloc(a, (b->ntcb + 1) * sizeof *hnd);
   xf_block *bl = cr_arena_alloc(a, (nreal + 1) * sizeof *bl);
-  if (!tgt || !bl) return CR_ENOMEM;
+  if (!tgt || !hnd || !bl) return CR_ENOMEM;
   uint32_t k = 0;
   for (const cr_insn *i = b->first; i; i = i->next) {
     if (i->op == CR_OP_LABEL) continue;
@@ -49,14 +50,18 @@ int cr_xf_blocks(const cr_body *b, const cr_jop_model *m, int split,
       tgt[k++] = i->sw->dflt;
     }
   }
-  for (uint32_t j = 0; j < b->ntcb; j++) tgt[k++] = b->tcb[j].handler;
+  for (uint32_t j = 0; j < b->ntcb; j++)
+    tgt[k++] = hnd[j] = b->tcb[j].handler;
   qsort(tgt, k, sizeof *tgt, byaddr);
+  qsort(hnd, b->ntcb, sizeof *hnd, byaddr);
   const uint8_t *code = b->code->code;
-  int lead = 1;
+  int lead = 1, handler = 0;
   xf_block *cur = NULL;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op == CR_OP_LABEL) {
       if (k && bsearch(&i, tgt, k, sizeof *tgt, byaddr)) lead = 1;
+      if (b->ntcb && bsearch(&i, hnd, b->ntcb, sizeof *hnd, byaddr))
+        handler = 1;
       continue;
     }
     if (lead) {
@@ -64,7 +69,8 @@ int cr_xf_blocks(const cr_body *b, const cr_jop_model *m, int split,
       cur->lead = i;
       cur->cycles = cur->bytecodes = cur->allocs = 0;
       cur->ret = 0;
-      lead = 0;
+      cur->handler = (uint8_t)handler;
+      lead = handler = 0;
     }
     unsigned op = i->off < b->code->code_len ? code[i->off] : i->op;
     /* a wide instruction costs as the one it widens: JOP's build turns

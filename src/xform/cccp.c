@@ -16,6 +16,7 @@
 #define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_OWNS "(Ljava/lang/Object;I)Z"
 #define D_COUNT "(Lcccp/rt/CC;I)V"
+#define D_EVENT "(Lcccp/rt/CC;)V"
 #define D_GET "()Lcccp/rt/CC;"
 #define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
 #define D_REGISTER \
@@ -71,7 +72,8 @@ typedef struct xf {
   cr_an_env env;
   int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
   int r_owns, r_getclass;
-  int r_cycles, r_cycret, r_bytecodes, r_allocs;  /* block counters */
+  int r_cycles, r_bytecodes, r_allocs;  /* block counters */
+  int r_returned, r_caught;                /* JOP method-cache events */
   uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
   int tally;                /* count them in the body being instrumented
                                (one of a method's two bodies) */
@@ -543,21 +545,34 @@ static int counting(const xf *x) {
   return x->o->jop || x->o->count_bytecodes || x->o->count_allocs;
 }
 
+/* "aload ccl; invokestatic 'ref'" before 'at' (an event of the node). */
+static void emit_event(xf *x, cr_body *b, cr_insn *at, int ccl, int *ref,
+                       const char *name) {
+  if (!*ref)
+    *ref = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_EVENT,
+                                      x->d));
+  emit(x, b, at, CR_OP_ALOAD, ccl);
+  emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
+}
+
 /*
 ** The block counters of body 'b' ('bl', 'nbl' blocks, computed before
 ** any change), each before its block's first instruction, adding to the
 ** node in local 'ccl'. A block that adds nothing to a metric makes no
-** call for it; in split mode a block ending in a return counts the
-** return with its cycles (CC.cyclesRet), even at 0 cycles.
+** call for it. With JOP, each return instruction is preceded by
+** CC.returned (normal returns, and the method-cache lookup of the
+** caller) and each exception handler starts with CC.caught (the lookup
+** of the method resuming there): the cache simulation, a run-time
+** option, needs them in their true order among the invokes.
 */
 static void counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
                      int ccl) {
   const cr_xf_opts *o = x->o;
   for (uint32_t k = 0; k < nbl && !x->err; k++) {
     const xf_block *v = &bl[k];
-    if (o->jop && o->jop_split && v->ret)
-      emit_count(x, b, v->lead, ccl, v->cycles, &x->r_cycret, "cyclesRet");
-    else if (o->jop && v->cycles)
+    if (o->jop && v->handler)
+      emit_event(x, b, v->lead, ccl, &x->r_caught, "caught");
+    if (o->jop && v->cycles)
       emit_count(x, b, v->lead, ccl, v->cycles, &x->r_cycles, "cycles");
     if (o->count_bytecodes)
       emit_count(x, b, v->lead, ccl, v->bytecodes, &x->r_bytecodes,
@@ -565,6 +580,10 @@ static void counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
     if (o->count_allocs && v->allocs)
       emit_count(x, b, v->lead, ccl, v->allocs, &x->r_allocs, "allocations");
   }
+  if (!o->jop) return;
+  for (cr_insn *i = b->first; i && !x->err; i = i->next)
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      emit_event(x, b, i, ccl, &x->r_returned, "returned");
 }
 
 /* ------------------------------------------------------------ call sites */

@@ -15,6 +15,7 @@ typedef struct xf_block {
   uint32_t bytecodes;       /* instructions */
   uint32_t allocs;          /* new, newarray, anewarray, multianewarray */
   uint8_t ret;              /* ends with a return instruction */
+  uint8_t handler;          /* starts an exception handler */
 } xf_block;
 
 /*

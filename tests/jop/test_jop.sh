@@ -27,8 +27,8 @@ fi
 # costed class prefix
 prog() {
   case $1 in
-    control) P_JAR=$EX/control.jar P_MAIN=control.Main P_ARGS=20000 P_PFX=control/ ;;
-    packet) P_JAR=$EX/packet.jar P_MAIN=packet.Main P_ARGS=1000 P_PFX=packet/ ;;
+    control) P_JAR=$EX/control.jar P_MAIN=control.Main P_ARGS=10000 P_PFX=control/ ;;
+    packet) P_JAR=$EX/packet.jar P_MAIN=packet.Main P_ARGS=600 P_PFX=packet/ ;;
     calls) P_JAR=$T/calls.jar P_MAIN=jopcalls.Calls P_ARGS=200 P_PFX=jopcalls/ ;;
     throwing) P_JAR=$T/throwing.jar P_MAIN=jopthrow.Throwing P_ARGS=300 P_PFX=jopthrow/ ;;
   esac
@@ -37,11 +37,15 @@ prog() {
 # folded PROFILE METRIC: the contexts and their values, sorted
 folded() { "$REPORT" folded -m "$2" --merge-threads "$1" | sort; }
 
-# cross J V NAME MODEL R W SW SPLIT: rewrite NAME with these settings,
-# run it and the oracle on JDK J (version V); sets X (the cross-profile)
-# and O (the oracle's profile). Checks the output is the plain one.
+# cross J V NAME MODEL R W SW SPLIT [CACHE]: rewrite NAME with these
+# settings, run it and the oracle on JDK J (version V), with the method
+# cache CACHE (WORDS:BLOCKS, a run-time option) simulated when given;
+# sets X (the cross-profile) and O (the oracle's profile). Checks the
+# output is the plain one.
 cross() {
-  local J=$1 v=$2 name=$3 model=$4 r=$5 w=$6 sw=$7 split=$8
+  local J=$1 v=$2 name=$3 model=$4 r=$5 w=$6 sw=$7 split=$8 cache=${9:-}
+  local jc=() oc=""
+  [ -n "$cache" ] && jc=(-Dcccp.jop.cache="$cache") && oc=",cache=$cache"
   prog "$name"
   local tag="$name-$model-$r-$w-$sw-$split"
   local d="$T/rw-$tag" flags=(--jop --jop-model "$model" --jop-rws "$r"
@@ -50,15 +54,15 @@ cross() {
   [ "$split" = 1 ] && flags+=(--jop-split-exceptions)
   [ -d "$d" ] || "$REWRITE" -q "${flags[@]}" "$P_JAR" -o "$d/" ||
     fail "rewrite $tag"
-  X="$T/x-$tag-$v.xml"
-  O="$T/o-$tag-$v.xml"
+  X="$T/x-$tag-$v${cache:+-c$cache}.xml"
+  O="$T/o-$tag-$v${cache:+-c$cache}.xml"
   # shellcheck disable=SC2086
   "$J/bin/java" -cp "$P_JAR" "$P_MAIN" $P_ARGS >"$T/plain-$name-$v.out"
   # shellcheck disable=SC2086
-  "$J/bin/java" @"$d/cccp.args" -Dcccp.out="$X" -cp "$d/$(basename "$P_JAR")" \
+  "$J/bin/java" @"$d/cccp.args" "${jc[@]}" -Dcccp.out="$X" -cp "$d/$(basename "$P_JAR")" \
     "$P_MAIN" $P_ARGS >"$T/inst.out"
   # shellcheck disable=SC2086
-  "$J/bin/java" -agentpath:"$A=out=$O,jop=$model,rws=$r,wws=$w,sw=$sw,costed=$P_PFX,counts=1,threads=app" \
+  "$J/bin/java" -agentpath:"$A=out=$O,jop=$model,rws=$r,wws=$w,sw=$sw$oc,costed=$P_PFX,counts=1,threads=app" \
     -cp "$P_JAR" "$P_MAIN" $P_ARGS >/dev/null
   if cmp -s "$T/plain-$name-$v.out" "$T/inst.out"; then :
   else fail "$tag: the cross-profiled run prints something else"; fi
@@ -146,6 +150,25 @@ for J in "${JDKS[@]}"; do
     done
     cross "$J" "$v" control 2008 3 5 200 0
     same "control, JOP 2008 r=3 w=5" cycles
+  fi
+
+  # the method cache, simulated at run time (the same rewritten jars):
+  # invokes, returns and handlers cost their load only on a miss
+  for c in 1024:16 256:8; do
+    [ "$v" = 17 ] || [ $c = 1024:16 ] || continue
+    for name in control packet calls; do
+      cross "$J" "$v" "$name" 2014 1 2 200 0 $c
+      same "$name, method cache $c (JDK $v)" cycles
+    done
+    cross "$J" "$v" throwing 2014 1 2 200 1 $c
+    same "throwing, split, method cache $c (JDK $v)" cycles
+  done
+  if expect_match "jop-cache-words=\"1024\" jop-cache-blocks=\"16\"" \
+       "the profile records the cache" "$(head -2 "$T/x-control-2014-1-2-200-0-$v-c1024:16.xml")"; then
+    a=$("$REPORT" top -m cycles -n 1 "$T/x-control-2014-1-2-200-0-$v.xml" | head -1 | awk '{print $2}')
+    b=$("$REPORT" top -m cycles -n 1 "$T/x-control-2014-1-2-200-0-$v-c1024:16.xml" | head -1 | awk '{print $2}')
+    if [ "$b" -lt "$a" ]; then pass "the cache saves cycles on control ($a without, $b with)"
+    else fail "the cache saves nothing on control ($a without, $b with)"; fi
   fi
 
   # exceptions: exact with --jop-split-exceptions only

@@ -12,6 +12,10 @@
 **                      the JOP time of the bytecodes that ran there
 **   rws=N, wws=N       JOP read and write wait states (default 1 and 2)
 **   sw=N               cycles of a bytecode JOP runs in software (200)
+**   cache=W:B          with jop=: simulate JOP's method cache of W words
+**                      in B blocks (FIFO, whole methods; per thread):
+**                      invokes, returns and catches cost their load only
+**                      on a miss
 **   costed=P[:P...]    internal class-name prefixes ("control/:packet/"):
 **                      only methods of these classes are costed and
 **                      counted; required with jop=
@@ -69,6 +73,8 @@ typedef struct meth {
   uint8_t *code;         /* the bytecode (GetBytecodes), costed only */
   uint64_t b;            /* load time on a miss, for returns to it */
   uint64_t inv;          /* what a miss adds to an invoke of it */
+  uint32_t words;        /* size in 32-bit words */
+  uint32_t hret;         /* cycles its return hides (9, 10, 11) */
 } meth;
 
 typedef struct node {
@@ -92,6 +98,8 @@ typedef struct tstate {
   size_t depth, scap;
   const meth **sm;       /* the method of each shadow-stack entry */
   uint64_t *steps;       /* steps seen by each shadow-stack entry */
+  uint32_t *ctag;        /* method cache: the method of each block */
+  uint32_t cnext;        /* method cache: where the next miss loads */
   struct { jmethodID id; uint32_t m; const meth *p; } mc[MCACHE];
   struct tstate *next;   /* creation order */
 } tstate;
@@ -109,6 +117,26 @@ static volatile int dead;
 static unsigned long long exc_exits, unmatched_exits, unmatched_steps,
     unstepped_frames;
 static int jop, counts;  /* the JOP trace; bytecode and allocation counts */
+static int cache_words, cache_blocks;  /* the method cache; 0: none */
+
+/*
+** Look method 'm' ('p' its record) up in thread 's''s method cache, as
+** JOP does on an invoke (the callee) and a return (the caller): 1 on a
+** hit; on a miss it is loaded at 'cnext' over floor(words/block)+1
+** blocks (FIFO), whose tags it clears.
+*/
+static int cache_hit(tstate *s, uint32_t m, const meth *p) {
+  if (!s->ctag) s->ctag = calloc((size_t)cache_blocks, sizeof *s->ctag);
+  if (!s->ctag) abort();
+  for (int i = 0; i < cache_blocks; i++)
+    if (s->ctag[i] == m) return 1;
+  uint32_t k = p->words / (uint32_t)(cache_words / cache_blocks) + 1;
+  if (k > (uint32_t)cache_blocks) k = (uint32_t)cache_blocks;
+  for (uint32_t i = 0; i < k; i++) s->ctag[(s->cnext + i) % cache_blocks] = 0;
+  s->ctag[s->cnext] = m;
+  s->cnext = (s->cnext + k) % (uint32_t)cache_blocks;
+  return 0;
+}
 static cr_jop_model model;
 static char **costed;    /* class-name prefixes, NULL-terminated */
 
@@ -162,6 +190,8 @@ static void cost_method(meth *m, jmethodID id) {
     m->costed = 1;
     m->b = cr_jop_load_miss(&model, cr_jop_words(m->code_len));
     m->inv = cr_jop_cost_b(&model, 182, m->b) - model.hit[182];
+    m->words = cr_jop_words(m->code_len);
+    m->hret = model.hidden[cr_jop_return_op(m->desc)];
   }
   (*jv)->Deallocate(jv, code);
 }
@@ -342,8 +372,10 @@ static void JNICALL on_method_entry(jvmtiEnv *e, JNIEnv *jni, jthread t,
   uint32_t top = s->depth ? s->stack[s->depth - 1] : 0;
   uint32_t c = child(s, top, m);
   s->nodes[c].calls++;
-  /* the miss part of the invoke, when a costed caller invokes it */
-  if (jop && p->costed && s->depth && s->sm[s->depth - 1]->costed)
+  /* the miss part of the invoke, when a costed caller invokes it (with
+  ** the cache: when it misses; every costed entry is looked up) */
+  int ccost = s->depth && s->sm[s->depth - 1]->costed;
+  if (jop && p->costed && (cache_blocks ? !cache_hit(s, m, p) : 1) && ccost)
     s->nodes[top].cycles += p->inv;
   if (s->depth == s->scap) {
     s->scap = s->scap ? s->scap * 2 : 256;
@@ -378,6 +410,13 @@ static void JNICALL on_method_exit(jvmtiEnv *e, JNIEnv *jni, jthread t,
       s->nodes[s->stack[s->depth]].unstepped++;
       __atomic_add_fetch(&unstepped_frames, 1, __ATOMIC_RELAXED);
     }
+    /* with the cache, a normal return looks the costed caller up */
+    const meth *q = s->depth ? s->sm[s->depth - 1] : NULL;
+    if (jop && cache_blocks && !by_exception && p->costed && q &&
+        q->costed && !cache_hit(s, s->nodes[s->stack[s->depth - 1]].method,
+                                q))
+      s->nodes[s->stack[s->depth]].cycles +=
+          q->b > p->hret ? q->b - p->hret : 0;
     if (by_exception) __atomic_add_fetch(&exc_exits, 1, __ATOMIC_RELAXED);
   } else {
     __atomic_add_fetch(&unmatched_exits, 1, __ATOMIC_RELAXED);
@@ -421,12 +460,31 @@ static void JNICALL on_step(jvmtiEnv *e, JNIEnv *jni, jthread t,
   if (jop) {
     if (model.kind[op] != CR_JOP_RETURN) {
       x->cycles += model.block[op];
-    } else if (s->depth > 1 && s->sm[s->depth - 2]->costed) {
+    } else if (!cache_blocks && s->depth > 1 && s->sm[s->depth - 2]->costed) {
       x->cycles += cr_jop_cost_b(&model, op, s->sm[s->depth - 2]->b);
     } else {
       x->cycles += model.hit[op];
     }
   }
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* An exception is caught in method 'id': with the cache, resuming there
+** looks the method up like a return (hiding 9 cycles). */
+static void JNICALL on_catch(jvmtiEnv *e, JNIEnv *jni, jthread t,
+                             jmethodID id, jlocation loc, jobject exc) {
+  (void)e;
+  (void)jni;
+  (void)loc;
+  (void)exc;
+  if (dead) return;
+  tstate *s = state(t);
+  const meth *p;
+  uint32_t m = cached_index(s, id, &p);
+  if (!p->costed) return;
+  pthread_mutex_lock(&s->mu);
+  if (s->depth && s->sm[s->depth - 1] == p && !cache_hit(s, m, p))
+    s->nodes[s->stack[s->depth - 1]].cycles += p->b > 9 ? p->b - 9 : 0;
   pthread_mutex_unlock(&s->mu);
 }
 
@@ -467,6 +525,9 @@ static void dump(void) {
     fprintf(f, " jop-model=\"%d\" jop-rws=\"%d\" jop-wws=\"%d\" "
                "jop-software=\"%d\" jop-split=\"0\" jop-completed=\"1\"",
             model.year, model.r, model.w, model.software);
+  if (jop && cache_blocks)
+    fprintf(f, " jop-cache-words=\"%d\" jop-cache-blocks=\"%d\"",
+            cache_words, cache_blocks);
   fputs(">\n", f);
   for (size_t i = 1; i <= nmeths; i++) {
     const meth *m = meths[i];
@@ -600,6 +661,12 @@ static int options(const char *opt) {
       num = &w;
     } else if ((v = value(opt, n, "sw="))) {
       num = &sw;
+    } else if ((v = value(opt, n, "cache="))) {
+      const char *c = memchr(v, ':', n - 6);
+      if (!c || (cache_words = number(v, (size_t)(c - v))) <= 0 ||
+          (cache_blocks = number(c + 1, n - 6 - (size_t)(c + 1 - v))) <= 0 ||
+          cache_blocks > 4096 || cache_words % cache_blocks)
+        goto bad;
     } else {
       goto bad;
     }
@@ -608,8 +675,12 @@ static int options(const char *opt) {
     continue;
   bad:
     fprintf(stderr, "cccp-oracle: bad option '%.*s' (want out=FILE,"
-            "threads=all|app,jop=2014|2008,rws=N,wws=N,sw=N,"
+            "threads=all|app,jop=2014|2008,rws=N,wws=N,sw=N,cache=W:B,"
             "costed=PREFIX[:PREFIX...],counts=1)\n", (int)n, opt);
+    return -1;
+  }
+  if (cache_blocks && year < 0) {
+    fprintf(stderr, "cccp-oracle: cache= goes with jop=\n");
     return -1;
   }
   if (year < 0) return 0;
@@ -624,6 +695,7 @@ static int options(const char *opt) {
     fprintf(stderr, "cccp-oracle: jop= needs costed=PREFIX[:PREFIX...]\n");
     return -1;
   }
+
   jop = 1;
   return 0;
 }
@@ -647,6 +719,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
     ** so when an agent may set breakpoints */
     caps.can_generate_breakpoint_events = 1;
   }
+  if (cache_blocks) caps.can_generate_exception_events = 1;
   if ((*jv)->AddCapabilities(jv, &caps) != JVMTI_ERROR_NONE) {
     fprintf(stderr, "cccp-oracle: method entry/exit%s events "
             "unavailable\n", jop || counts ? " or single-step" : "");
@@ -659,11 +732,19 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
   cb.ThreadStart = on_thread_start;
   cb.VMDeath = on_death;
   cb.SingleStep = on_step;
+  cb.ExceptionCatch = on_catch;
   (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb);
   jvmtiEvent ev[] = {JVMTI_EVENT_METHOD_ENTRY, JVMTI_EVENT_METHOD_EXIT,
                      JVMTI_EVENT_THREAD_START, JVMTI_EVENT_VM_DEATH,
                      JVMTI_EVENT_SINGLE_STEP};
   size_t nev = sizeof ev / sizeof ev[0] - !(jop || counts);
+  if (cache_blocks &&
+      (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
+                                      JVMTI_EVENT_EXCEPTION_CATCH, NULL) !=
+          JVMTI_ERROR_NONE) {
+    fprintf(stderr, "cccp-oracle: cannot enable exception-catch events\n");
+    return JNI_ERR;
+  }
   for (size_t i = 0; i < nev; i++)
     if ((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, ev[i], NULL) !=
         JVMTI_ERROR_NONE) {

@@ -203,7 +203,8 @@ END_TEST
 static cr_profile *hand(int split) {
   cr_profile *p = cr_profile_new("cccp");
   ck_assert_ptr_nonnull(p);
-  p->jop = (cr_prof_jop){2014, 1, 2, 200, split, 0};
+  p->jop = (cr_prof_jop){.year = 2014, .r = 1, .w = 2, .software = 200,
+                         .split = split};
   uint32_t mm = cr_profile_add_method(p, "M", "main", "([Ljava/lang/String;)V",
                                       40, 0, 0);
   uint32_t ma = cr_profile_add_method(p, "M", "a", "(I)I", 100, 0, 0);
@@ -260,6 +261,22 @@ START_TEST(test_jop__complete) {
     ck_assert_ptr_nonnull(strstr(d.msg, "completed already"));
     cr_profile_free(p);
   }
+  /* a run that simulated the method cache charged the misses itself:
+  ** only the constant part of each return is added */
+  for (int split = 0; split < 2; split++) {
+    cr_profile *p = hand(split);
+    p->jop.cache_words = 1024;
+    p->jop.cache_blocks = 16;
+    cr_diag_clear(&d);
+    ck_assert_int_eq(cr_jop_complete(p, &d), 0);
+    int cy = cr_profile_find_metric(p, "cycles");
+    ck_assert_uint_eq(p->mval[cy][1], 1000 + 21);
+    ck_assert_uint_eq(p->mval[cy][2], 500 + (split ? 2 : 3) * 23);
+    ck_assert_uint_eq(p->mval[cy][3], 50 + 2 * 21);
+    ck_assert_uint_eq(p->mval[cy][4], 0);
+    ck_assert_uint_eq(p->mval[cy][5], 100 + 23);
+    cr_profile_free(p);
+  }
   cr_profile *q = cr_profile_new("cccp");
   cr_diag_clear(&d);
   ck_assert_int_eq(cr_jop_complete(q, &d), CR_EUSAGE);
@@ -289,6 +306,7 @@ START_TEST(test_jop__profile_attrs) {
   ck_assert_int_eq(r->jop.software, 200);
   ck_assert_int_eq(r->jop.split, 1);
   ck_assert_int_eq(r->jop.completed, 0);
+  ck_assert_int_eq(r->jop.cache_blocks, 0);
   const cr_profile *two[2] = {p, r};
   cr_profile *m = NULL;
   ck_assert_int_eq(cr_profile_merge(&m, two, 2, CR_MERGE_BY_NAME, &d), 0);
@@ -313,6 +331,29 @@ START_TEST(test_jop__profile_attrs) {
   cr_diag_clear(&d);
   ck_assert_int_eq(cr_profile_load_memory(&r, half, strlen(half), "h.xml",
                                           &d), CR_EFORMAT);
+  static const char *cache =
+      "<cct version=\"1\" mode=\"cccp\" jop-model=\"2014\" jop-rws=\"1\" "
+      "jop-wws=\"2\" jop-cache-words=\"1024\" jop-cache-blocks=\"16\">"
+      "</cct>";
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_profile_load_memory(&r, cache, strlen(cache), "c.xml",
+                                          &d), 0);
+  ck_assert_int_eq(r->jop.cache_words, 1024);
+  ck_assert_int_eq(r->jop.cache_blocks, 16);
+  f = open_memstream(&buf, &len);
+  ck_assert_int_eq(cr_profile_write(r, f, &d), 0);
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(buf, "jop-cache-words=\"1024\" "
+                                    "jop-cache-blocks=\"16\""));
+  free(buf);
+  cr_profile_free(r);
+  static const char *badcache =
+      "<cct version=\"1\" mode=\"cccp\" jop-model=\"2014\" jop-rws=\"1\" "
+      "jop-wws=\"2\" jop-cache-words=\"1000\" jop-cache-blocks=\"16\">"
+      "</cct>";
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_profile_load_memory(&r, badcache, strlen(badcache),
+                                          "b.xml", &d), CR_EFORMAT);
   static const char *year =
       "<cct version=\"1\" mode=\"cccp\" jop-model=\"2011\" jop-rws=\"1\" "
       "jop-wws=\"1\"></cct>";

@@ -32,7 +32,7 @@ public final class CC {
   long cycles;            // block counters (zero unless the rewriter
   long bytecodes;         //   asked for them): JOP cycles, executed
   long allocations;       //   bytecodes, allocations, and normal
-  long returns;           //   returns (--jop-split-exceptions)
+  long returns;           //   returns (--jop)
   private CC cache;       // child found last
   CC first;               // first child (creation order)
   CC next;                // next sibling
@@ -59,6 +59,7 @@ public final class CC {
     CC c = parent.cache;
     if (c == null || c.mid != mid) c = parent.lookup(mid);
     c.calls++;
+    if (JopCache.ON) JopCache.invoke(parent, c);
     return c;
   }
 
@@ -166,12 +167,16 @@ public final class CC {
     if (node != null) node.cycles += n;
   }
 
-  /** The same for a block that ends with a return, which it counts. */
-  public static void cyclesRet(CC node, int n) {
-    if (node != null) {
-      node.cycles += n;
-      node.returns++;
-    }
+  /** A return instruction of the node's method is about to run. */
+  public static void returned(CC node) {
+    if (node == null) return;
+    node.returns++;
+    if (JopCache.ON) JopCache.ret(node);
+  }
+
+  /** An exception handler of the node's method starts. */
+  public static void caught(CC node) {
+    if (node != null && JopCache.ON) JopCache.caught(node);
   }
 
   /** A basic block of the node's method ran: add its bytecodes. */
@@ -189,6 +194,13 @@ public final class CC {
   /** Per-thread state (app mode; JDK mode uses a field of Thread). */
   static final class Slot {
     CC node;              // the thread-local CCT node, null = not profiling
+    int[] cacheTags;      // JopCache: the method of each block, 0 = none
+    int cacheNext;        // JopCache: where the next miss loads
+  }
+
+  /** The current thread's slot, or null. */
+  static Slot slot() {
+    return SLOT.get();
   }
 
   private static final ThreadLocal<Slot> SLOT = new ThreadLocal<Slot>();

@@ -109,6 +109,12 @@ final class Dump extends Thread {
           + "\" jop-wws=\"" + v[2] + "\" jop-software=\"" + v[3]
           + "\" jop-split=\"" + ("0".equals(v[4]) ? "0" : "1")
           + "\" jop-completed=\"0\"");
+    if (JopCache.ON) {
+      int colon = JopCache.SETTING.indexOf(':');
+      ascii(" jop-cache-words=\"" + JopCache.SETTING.substring(0, colon)
+            + "\" jop-cache-blocks=\"" + JopCache.SETTING.substring(colon + 1)
+            + "\"");
+    }
   }
 
   private static boolean digits(String s) {
