@@ -148,7 +148,7 @@ jop-examples: $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
 # the app, run it on a stock JVM, print its hottest calling contexts and
 # write its flame graph.
 DEMO := $(BUILD)/demo
-demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
+demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR) $(BUILD)/examples/jop/control.jar
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
 	$(BIN) -v $(EXAMPLE_JAR) -o $(DEMO)/INST_wordfreq.jar
 	cd $(DEMO) && java @INST_wordfreq.jar.args -Dcccp.out=profile.xml \
@@ -158,6 +158,12 @@ demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
 	@$(REPORT) flame --merge-threads $(DEMO)/profile.xml \
 	  --title "wordfreq: calls per calling context" -o $(DEMO)/flame.html
 	@echo "== flame graph (open in a browser): $(CURDIR)/$(DEMO)/flame.html"
+	@echo "== cross-profiling examples/jop/control for the JOP processor"
+	$(BIN) --jop $(BUILD)/examples/jop/control.jar -o $(DEMO)/jop/
+	cd $(DEMO)/jop && java @cccp.args -Dcccp.out=control.xml \
+	  -jar control.jar 400000
+	$(REPORT) jop $(DEMO)/jop/control.xml -o $(DEMO)/jop/control-done.xml
+	@$(REPORT) top -m cycles -n 6 --contexts $(DEMO)/jop/control-done.xml
 
 # Install missing build and test dependencies (Debian 12; idempotent).
 deps:

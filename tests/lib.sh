@@ -60,3 +60,14 @@ use_jdks() {
 jdk_version() {
   "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1
 }
+
+# oracle_for HOME: builds the JVMTI oracle against the JDK at HOME (once
+# per JDK version, under $BUILD) and sets A to its library.
+oracle_for() {
+  local v od
+  v=$(jdk_version "$1")
+  od="$ROOT/$BUILD/oracle"
+  [ "$v" = 17 ] || od="$ROOT/$BUILD/oracle-$v"
+  check "build the oracle against JDK $v" bash "$ROOT/tests/oracle/build.sh" "$od" "$1"
+  A="$od/libcccporacle.so"
+}

@@ -130,10 +130,7 @@ expect_match "1 bytecode that JOP cannot run costed" "the summary counts it" "$e
 for J in "${JDKS[@]}"; do
   v=$(jdk_version "$J")
   echo "-- JDK $v"
-  OD="$ROOT/$BUILD/oracle"
-  [ "$v" = 17 ] || OD="$ROOT/$BUILD/oracle-$v"
-  check "build the oracle against JDK $v" bash "$ROOT/tests/oracle/build.sh" "$OD" "$J"
-  A="$OD/libcccporacle.so"
+  oracle_for "$J"
 
   # the default settings on every exception-free program
   for name in control packet calls; do

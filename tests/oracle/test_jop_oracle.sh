@@ -171,10 +171,7 @@ M=jt/T.main
 for J in "${JDKS[@]}"; do
   v=$(jdk_version "$J")
   echo "-- JDK $v"
-  O="$ROOT/$BUILD/oracle"
-  [ "$v" = 17 ] || O="$ROOT/$BUILD/oracle-$v"
-  check "build the oracle against JDK $v" bash "$ROOT/tests/oracle/build.sh" "$O" "$J"
-  A="$O/libcccporacle.so"
+  oracle_for "$J"
 
   # r = 1, w = 2
   F="$T/r1-$v.xml"
