@@ -17,7 +17,9 @@ for entry in "${suites[@]}"; do
   [ "$s" != "$entry" ] && mode=${entry#*:}
   echo "== $s $mode"
   log=$(mktemp)
+  t0=$SECONDS
   CCCP_VERIFY_MODE=$mode bash "$s" 2>&1 | tee "$log"
+  echo "== $s $mode: $((SECONDS - t0)) s"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   rm -f "$log"
   if [ -z "$line" ]; then
