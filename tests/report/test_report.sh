@@ -1040,6 +1040,46 @@ expect_exit 1 "merge with a malformed profile writes nothing" \
   "$REPORT" merge small.xml ids.xml -o never.xml
 check "nothing is left at the output path" test ! -e never.xml
 
+echo "-- jop"
+# jop.xml, completed (load time on a miss b(n) = 2n+8 at r=1; n words =
+# ceil(size/4)): main (10 words, b 28) invokes a (25 words, b 58) 3
+# times: 3 * (58-37) = 63, and returns to no caller: 21 (return);
+# a returns 2 times (one call threw) to main: ireturn 23 + (28-10) = 41,
+# 82 in all; b (2 words) is invoked for nothing more and returns twice to
+# a: 21 + (58-9) = 70, 140 in all; the a under the library's sort
+# returns to library code: 23; library and native nodes: none.
+# main 1000+63+21 = 1084, a 500+82 = 582, b 50+140 = 190, a 100+23 = 123:
+# 1979 in all, 1650 from the blocks.
+golden "folded -m cycles completes a cross-profile in memory" \
+  "$REPORT" folded -m cycles jop.xml <<'EOF'
+[main];app/M.main 1084
+[main];app/M.main;app/M.a 582
+[main];app/M.main;app/M.a;app/M.b 190
+[main];app/M.main;java/util/List.sort;app/M.a 123
+EOF
+expect_exit 0 "jop: completes and writes the profile" \
+  "$REPORT" jop jop.xml -o done.xml
+expect_match "1979 cycles in all \(1650 counted in basic blocks, 329 added" \
+  "jop: says what it counted and added" "$err"
+expect_match 'jop-completed="1"' "jop: the profile is marked completed" \
+  "$(sed -n 2p done.xml)"
+golden "jop: the completed cycles" "$REPORT" folded -m cycles done.xml <<'EOF'
+[main];app/M.main 1084
+[main];app/M.main;app/M.a 582
+[main];app/M.main;app/M.a;app/M.b 190
+[main];app/M.main;java/util/List.sort;app/M.a 123
+EOF
+expect_exit 0 "jop: a completed profile" "$REPORT" jop done.xml -o again.xml
+expect_match "completed already; written unchanged" "jop: never twice" "$err"
+check "jop: written unchanged" cmp done.xml again.xml
+expect_exit 1 "jop: a profile without JOP settings" "$REPORT" jop small.xml
+expect_match "not a JOP cross-profile" "jop: says so" "$err"
+expect_exit 2 "jop: one profile only" "$REPORT" jop jop.xml done.xml
+sed 's/jop-wws="2"/jop-wws="3"/' jop.xml >w3.xml
+expect_exit 1 "merge: different JOP settings are refused" \
+  "$REPORT" merge jop.xml w3.xml
+expect_match "different JOP settings" "merge: says why" "$err"
+
 echo "-- output"
 expect_exit 0 "-o FILE" "$REPORT" top small.xml -o top.txt
 check "-o writes what stdout would" cmp top.txt <("$REPORT" top small.xml)
