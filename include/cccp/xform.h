@@ -58,6 +58,9 @@ typedef struct cr_xf_opts {
   const cr_hier *h;
   cr_an_env env;
   void (*warn)(void *ctx, const cr_class *c, const char *msg);
+  /* 'note' (may be NULL) hears about what is worth saying on request
+  ** only: the bytecodes of a class that JOP cannot run */
+  void (*note)(void *ctx, const cr_class *c, const char *msg);
   void *ctx;
   /* N2B wrappers (CCCP paper 4.3) for overloadable methods instead of
   ** instrumented copies of their bodies: smaller classes, but one more
@@ -87,6 +90,7 @@ typedef struct cr_xf_opts {
                                twin has two bodies) */
   uint32_t nunsup;          /* bytecodes JOP cannot run (costed as
                                software) */
+  uint32_t nunsup_classes;  /* classes with such bytecodes */
 } cr_xf_opts;
 
 /*

@@ -106,6 +106,7 @@ typedef struct cli_stats {
   size_t jdk_pkg_copies;    /* classes in JDK packages left unchanged */
   size_t xf_blocks;         /* basic blocks given counters */
   size_t xf_unsup;          /* bytecodes JOP cannot run */
+  size_t xf_unsup_classes;  /* classes with such bytecodes */
 } cli_stats;
 
 /*

@@ -943,8 +943,11 @@ int main(int argc, char **argv) {
               st.xf_blocks, o.jop ? " (JOP cycles)" : "");
     if (st.xf_unsup)
       fprintf(stderr, "cccp-rewrite: %zu bytecode%s that JOP cannot run "
-              "costed as software bytecodes\n", st.xf_unsup,
-              st.xf_unsup == 1 ? "" : "s");
+              "(invokedynamic, jsr, ret, goto_w) costed as software "
+              "bytecodes, in %zu class%s%s\n", st.xf_unsup,
+              st.xf_unsup == 1 ? "" : "s", st.xf_unsup_classes,
+              st.xf_unsup_classes == 1 ? "" : "es",
+              o.verbose > 0 ? "" : " (-v names them)");
     if (st.methods_unchanged)
       fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",
               st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");

@@ -121,6 +121,14 @@ static void xf_warn(void *ctx, const cr_class *c, const char *msg) {
   }
 }
 
+/* A note of the transform: said with -v only. */
+static void xf_note(void *ctx, const cr_class *c, const char *msg) {
+  work_ctx *w = ctx;
+  (void)c;
+  if (w->r->o->verbose > 0)
+    fprintf(stderr, "cccp-rewrite: %s: %s: %s\n", w->file, w->entry, msg);
+}
+
 /* Instrument 'c'; CR_ENOMEM/CR_ETOOLARGE leave the class unusable. */
 static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   cr_xf_opts xo;
@@ -132,6 +140,7 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   xo.env.missing = note_missing;
   xo.env.ctx = r;
   xo.warn = xf_warn;
+  xo.note = xf_note;
   xo.ctx = w;
   xo.n2b = r->o->n2b;
   xo.jop = r->o->jopm;
@@ -146,6 +155,7 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   r->st->xf_sites += xo.nsites_esi + xo.nsites_tl + xo.nsites_node;
   r->st->xf_blocks += xo.nblocks;
   r->st->xf_unsup += xo.nunsup;
+  r->st->xf_unsup_classes += xo.nunsup_classes;
   pthread_mutex_unlock(&r->mu);
   return 0;
 }

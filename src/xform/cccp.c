@@ -1467,10 +1467,16 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   if (!x.err) finish(&x);
   if (!x.err && x.nunsup) {
     o->nunsup += x.nunsup;
-    warn(&x, "class %s: %u bytecode%s JOP cannot run (invokedynamic, jsr, "
-         "ret, goto_w%s); costed as software bytecodes", x.name, x.nunsup,
-         x.nunsup == 1 ? "" : "s", o->jop->year == 2008 ? ", and in the "
-         "2008 model double arithmetic" : "");
+    o->nunsup_classes++;
+    if (o->note) {
+      char msg[600];
+      snprintf(msg, sizeof msg, "class %s: %u bytecode%s JOP cannot run "
+               "(invokedynamic, jsr, ret, goto_w%s); costed as software "
+               "bytecodes", x.name, x.nunsup, x.nunsup == 1 ? "" : "s",
+               o->jop->year == 2008 ? ", and in the 2008 model double "
+               "arithmetic" : "");
+      o->note(o->ctx, c, msg);
+    }
   }
   return x.err;
 }
