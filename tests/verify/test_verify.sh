@@ -21,6 +21,8 @@
 #                          application jars may need (e.g. a probe runtime)
 #   CCCP_VERIFY_JVM_OPTS   extra options for the JVMs that run rewritten code
 #   CCCP_VERIFY_KEEP=1     keep the work directory (results, logs) and print it
+#   CCCP_VERIFY_SELFTEST=0 skip the self-tests (they do not depend on the
+#                          mode: a run of several modes needs them once)
 #   CCCP_REWRITE           cccp-rewrite binary (default bin/cccp-rewrite)
 #   JDK17, JDK25           JDK homes (default: the ones under /usr/lib/jvm)
 set -u
@@ -233,10 +235,14 @@ if [ $rc -eq 2 ]; then
 fi
 
 echo "-- self-test: broken classes must be caught"
-selftest_jdk 17 "$JDK17"
-if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then selftest_jdk 25 "$JDK25"; fi
-selftest_jars
-echo "  self-tests took $((SECONDS - START))s"
+if [ "${CCCP_VERIFY_SELFTEST:-1}" = 0 ]; then
+  echo "  skip: the self-tests ran with another mode (CCCP_VERIFY_SELFTEST=0)"
+else
+  selftest_jdk 17 "$JDK17"
+  if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then selftest_jdk 25 "$JDK25"; fi
+  selftest_jars
+  echo "  self-tests took $((SECONDS - START))s"
+fi
 if [ $MODE_OK = 0 ]; then
   echo "  SKIP mode $MODE: not supported by $REWRITE"
   finish; exit
