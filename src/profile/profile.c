@@ -719,8 +719,10 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
     text(f, m->name);
     fputs("\" desc=\"", f);
     text(f, m->desc);
-    fprintf(f, "\" size=\"%u\" native=\"%d\" library=\"%d\"/>\n", m->size,
-            m->native, m->library);
+    fprintf(f, "\" size=\"%u\"", m->size);
+    if (p->jop.year && m->size)     /* the size JOP's method cache loads */
+      fprintf(f, " words=\"%u\"", (unsigned)(((uint64_t)m->size + 3) / 4));
+    fprintf(f, " native=\"%d\" library=\"%d\"/>\n", m->native, m->library);
   }
   for (size_t t = 0; t < p->ntrees; t++) {
     fputs("  <tree thread=\"", f);

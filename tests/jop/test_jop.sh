@@ -193,6 +193,8 @@ J=${JDKS[0]}
 cross "$J" 17 calls 2014 1 2 200 0
 expect_match 'jop-model="2014" jop-rws="1" jop-wws="2" jop-software="200" jop-split="0" jop-completed="0"' \
   "the profile records the JOP settings, not completed" "$(head -2 "$X")"
+expect_match 'name="large" desc="\(II\)I" size="388" words="97"' \
+  "methods carry their size in words" "$(grep 'name="large"' "$X")"
 if grep -q '<tree thread="main"' "$X" && ! grep -q 'thread="Reference Handler"\|thread="Common-Cleaner"' "$X"; then
   pass "system threads are left out"
 else fail "system threads: $(grep -o '<tree thread="[^"]*"' "$X" | tr '\n' ' ')"; fi

@@ -79,6 +79,10 @@ final class Dump extends Thread {
       text(CC.Registry.desc[i]);
       ascii("\" size=\"");
       num(CC.Registry.size[i]);
+      if (jop != null && CC.Registry.size[i] > 0) {
+        ascii("\" words=\"");     // what JOP's method cache loads
+        num((CC.Registry.size[i] + 3) >> 2);
+      }
       ascii((fl & 1) != 0 ? "\" native=\"1" : "\" native=\"0");
       ascii((fl & 2) != 0 ? "\" library=\"1\"/>\n" : "\" library=\"0\"/>\n");
     }
