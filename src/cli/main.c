@@ -917,7 +917,10 @@ int main(int argc, char **argv) {
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP &&
-      (rc = cli_runtime_files(o.output, out_is_dir, o.jop ? jopprop : NULL,
+      (rc = cli_runtime_files(o.output, out_is_dir,
+                              o.jop ? jopprop
+                              : o.count_bytecodes || o.count_allocs
+                                  ? "-Dcccp.counters=true" : NULL,
                               &d)))
     status = EXIT_OUTPUT;
   double dt = now() - t0;

@@ -229,6 +229,8 @@ expect_match "not a JOP cross-profile" "and says why" "$err"
 "$J/bin/java" @"$T/cnt/cccp.args" -Dcccp.out="$T/cnt.xml" -cp "$T/cnt/calls.jar" \
   "$P_MAIN" $P_ARGS >/dev/null
 X="$T/cnt.xml"
+check "--count-* alone: the options file asks for counters" \
+  grep -qx -- '-Dcccp.counters=true' "$T/cnt/cccp.args"
 if ! grep -q 'jop-model\|cycles=' "$X"; then pass "--count-* alone: no cycles, no JOP settings"
 else fail "--count-* alone wrote JOP data"; fi
 same "--count-* alone" bytecodes

@@ -22,17 +22,13 @@ import java.util.HashMap;
  * list, or, once a node has more than LIST_MAX children, an open-addressing
  * table keyed by method id.
  */
-public final class CC {
+public class CC {
   /** Past this many children, lookups go through 'table'. */
   private static final int LIST_MAX = 8;
 
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
-  long cycles;            // block counters (zero unless the rewriter
-  long bytecodes;         //   asked for them): JOP cycles, executed
-  long allocations;       //   bytecodes, allocations, and normal
-  long returns;           //   returns (--jop)
   private CC cache;       // child found last
   CC first;               // first child (creation order)
   CC next;                // next sibling
@@ -43,6 +39,31 @@ public final class CC {
   private CC(int mid, CC parent) {
     this.mid = mid;
     this.parent = parent;
+  }
+
+  /**
+   * A node with block counters, made instead of a plain one when the
+   * rewriter asked for counters (its options file sets cccp.counters):
+   * other runs do not pay for the fields.
+   */
+  static final class Metered extends CC {
+    long cycles;          // JOP cycles
+    long bytecodes;       // executed bytecodes
+    long allocations;     // executed allocation bytecodes
+    long returns;         // normal returns (--jop)
+
+    Metered(int mid, CC parent) {
+      super(mid, parent);
+    }
+  }
+
+  /** Whether nodes are Metered. */
+  private static final boolean METERED =
+      Boolean.getBoolean("cccp.counters") || System.getProperty("cccp.jop") != null;
+
+  /** Add 'n' cycles to 'node' when it counts them. */
+  static void addCycles(CC node, long n) {
+    if (node instanceof Metered) ((Metered) node).cycles += n;
   }
 
   /* ------------------------------------------------------------ tree */
@@ -134,7 +155,7 @@ public final class CC {
 
   /** Append a new child for 'm' (the list first, so a dump sees it). */
   private CC add(int m) {
-    CC c = new CC(m, this);
+    CC c = METERED ? new Metered(m, this) : new CC(m, this);
     if (tail == null) first = c;
     else tail.next = c;
     tail = c;
@@ -164,13 +185,13 @@ public final class CC {
 
   /** A basic block of the node's method ran: add its JOP cycles. */
   public static void cycles(CC node, int n) {
-    if (node != null) node.cycles += n;
+    if (node instanceof Metered) ((Metered) node).cycles += n;
   }
 
   /** A return instruction of the node's method is about to run. */
   public static void returned(CC node) {
-    if (node == null) return;
-    node.returns++;
+    if (!(node instanceof Metered)) return;
+    ((Metered) node).returns++;
     if (JopCache.ON) JopCache.ret(node);
   }
 
@@ -181,12 +202,12 @@ public final class CC {
 
   /** A basic block of the node's method ran: add its bytecodes. */
   public static void bytecodes(CC node, int n) {
-    if (node != null) node.bytecodes += n;
+    if (node instanceof Metered) ((Metered) node).bytecodes += n;
   }
 
   /** A basic block of the node's method ran: add its allocations. */
   public static void allocations(CC node, int n) {
-    if (node != null) node.allocations += n;
+    if (node instanceof Metered) ((Metered) node).allocations += n;
   }
 
   /* ------------------------------------------------------ thread slot */

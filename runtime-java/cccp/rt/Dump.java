@@ -144,10 +144,13 @@ final class Dump extends Thread {
       num(n.mid);
       ascii("\" calls=\"");
       num(n.calls);
-      metric("\" cycles=\"", n.cycles);
-      metric("\" bytecodes=\"", n.bytecodes);
-      metric("\" allocations=\"", n.allocations);
-      metric("\" returns=\"", n.returns);
+      if (n instanceof CC.Metered) {
+        CC.Metered c = (CC.Metered) n;
+        metric("\" cycles=\"", c.cycles);
+        metric("\" bytecodes=\"", c.bytecodes);
+        metric("\" allocations=\"", c.allocations);
+        metric("\" returns=\"", c.returns);
+      }
       if (n.first != null) {
         ascii("\">\n");
         depth++;

@@ -107,7 +107,7 @@ final class JopCache {
   static void invoke(CC parent, CC c) {
     int n = words(c.mid);
     if (n < 0 || hit(c.mid, n)) return;
-    if (words(parent.mid) >= 0) parent.cycles += miss(n, 37);
+    if (words(parent.mid) >= 0) CC.addCycles(parent, miss(n, 37));
   }
 
   /** The method of 'node' returns (normally) to its parent's. */
@@ -115,13 +115,13 @@ final class JopCache {
     CC p = node.parent;
     int n = p == null ? -1 : words(p.mid);
     if (n < 0 || words(node.mid) < 0 || hit(p.mid, n)) return;
-    node.cycles += miss(n, hidden(CC.Registry.desc[node.mid]));
+    CC.addCycles(node, miss(n, hidden(CC.Registry.desc[node.mid])));
   }
 
   /** An exception handler of the method of 'node' starts. */
   static void caught(CC node) {
     int n = words(node.mid);
-    if (n >= 0 && !hit(node.mid, n)) node.cycles += miss(n, 9);
+    if (n >= 0 && !hit(node.mid, n)) CC.addCycles(node, miss(n, 9));
   }
 
   /* What the return of a method with descriptor 'd' hides. */
