@@ -108,7 +108,7 @@ final class Dump extends Thread {
     String[] v = jop.split(",");
     if (v.length != 5) return;
     for (int i = 0; i < 5; i++)
-      if (v[i].length() == 0 || v[i].length() > 9 || !digits(v[i])) return;
+      if (JopCache.num(v[i]) < 0) return;
     ascii(" jop-model=\"" + v[0] + "\" jop-rws=\"" + v[1]
           + "\" jop-wws=\"" + v[2] + "\" jop-software=\"" + v[3]
           + "\" jop-split=\"" + ("0".equals(v[4]) ? "0" : "1")
@@ -119,12 +119,6 @@ final class Dump extends Thread {
             + "\" jop-cache-blocks=\"" + JopCache.SETTING.substring(colon + 1)
             + "\"");
     }
-  }
-
-  private static boolean digits(String s) {
-    for (int i = 0; i < s.length(); i++)
-      if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
-    return true;
   }
 
   /* A metric attribute, when not zero. */

@@ -59,7 +59,8 @@ final class JopCache {
     ON = set != null;
   }
 
-  private static int num(String s) {
+  /** A decimal of 1 to 9 digits, or -1. */
+  static int num(String s) {
     if (s.length() == 0 || s.length() > 9) return -1;
     int v = 0;
     for (int i = 0; i < s.length(); i++) {
