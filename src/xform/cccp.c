@@ -464,6 +464,9 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   if (!virt && overridable(x, x->c->flags, orig->flags, name)) {
     cr_insn *go = emit_label(x, b, NULL);
     emit_dispatch(x, b, go, name, desc, m, p, prev);
+    /* not while it forwards ('emit_lock'): the synchronized original it
+    ** calls otherwise takes the monitor itself */
+    tw->flags = (uint16_t)(tw->flags & ~ACC_SYNCHRONIZED);
   }
   if (virt) emit(x, b, NULL, CR_OP_ALOAD, 0);
   emit(x, b, NULL, CR_OP_ALOAD, p);
@@ -672,6 +675,67 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
   emit_restore(x, b, at, prev);
   emit(x, b, at, ret_op(desc), 0);
   emit_rethrow(x, b, at, prev, start, end);
+}
+
+/*
+** A synchronized twin with an owner check must not hold the monitor of
+** 'this' while it forwards: the override it forwards to may not be
+** synchronized, and in the plain program runs without it (another thread
+** that needs the monitor would wait for it, Thread.holdsLock and wait()
+** would see it held). Such a twin is not ACC_SYNCHRONIZED; it locks by
+** itself after the owner check, as javac compiles a synchronized block:
+**     aload_0; astore lk;  <owner check, forwarding>
+**   go: aload lk; monitorenter
+**   locked: <entry, body> ... aload lk; monitorexit; <each return>
+**   h: aload lk; monitorexit; athrow      [locked, h) -> h, any, last
+** The catch-any entry comes last in the exception table, so that it is
+** the outermost: every exception that leaves the body, through its own
+** handlers and the rewriter's, releases the monitor once. A monitorexit
+** before a return that throws (the body released the monitor itself:
+** not javac's code) goes to 'h', whose monitorexit throws the same
+** IllegalMonitorStateException out of the method, as the return of a
+** synchronized method does.
+**
+** HotSpot's JITs compile a method with monitor instructions only when
+** its monitor-matching analysis (GenerateOopMap) pairs every exit with
+** its enter, and that analysis refuses to lock a value it already holds
+** locked ("nested redundant lock"): were 'lk' a copy of slot 0 made
+** after 'go', a 'synchronized (this)' in the body would lock the same
+** value again and the twin would never be compiled. The copy is made
+** before the owner check: 'go' starts a basic block (a branch of the
+** check goes there or ends just before it), and there the analysis
+** gives each local an identity of its own.
+*/
+
+/* Copy 'this' to 'lk' before 'at' (ahead of the owner check). */
+static void emit_lock_copy(xf *x, cr_body *b, cr_insn *at, int lk) {
+  emit(x, b, at, CR_OP_ALOAD, 0);
+  emit(x, b, at, CR_OP_ASTORE, lk);
+}
+
+/* Enter the monitor of 'lk' before 'at'; the label after the enter. */
+static cr_insn *emit_lock(xf *x, cr_body *b, cr_insn *at, int lk) {
+  emit(x, b, at, CR_OP_ALOAD, lk);
+  emit(x, b, at, CR_OP_MONITORENTER, 0);
+  return emit_label(x, b, at);
+}
+
+/* Exit the monitor before each return from 'locked' on, and append the
+** catch-any handler that exits it and rethrows, last in the table. */
+static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, int lk) {
+  for (cr_insn *i = locked; i && !x->err; i = i->next) {
+    if (i->op == CR_OP_LABEL || !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      continue;
+    emit(x, b, i, CR_OP_ALOAD, lk);
+    emit(x, b, i, CR_OP_MONITOREXIT, 0);
+  }
+  cr_insn *h = emit_label(x, b, NULL);
+  emit(x, b, NULL, CR_OP_ALOAD, lk);
+  emit(x, b, NULL, CR_OP_MONITOREXIT, 0);
+  emit(x, b, NULL, CR_OP_ATHROW, 0);
+  if (!x->err && cr_body_add_tcb(b, locked, h, h, 0, x->d))
+    x->err = x->d->code;
+  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
 }
 
 /*
@@ -1031,19 +1095,28 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   }
   int stat = (m->flags & ACC_STATIC) != 0;
   int p = arg_slots(desc) + !stat;
+  int owner = how == ESI && overridable(x, x->c->flags, m->flags, name);
+  /* a synchronized twin with the owner check locks by itself, after the
+  ** check ('emit_lock'): 'lk' holds the object it locks */
+  int lock = owner && (m->flags & ACC_SYNCHRONIZED);
   uint32_t base = cr_body_max_locals(b);
   if (base < (uint32_t)p + (how == ESI)) base = (uint32_t)p + (how == ESI);
-  if (base + 2 > 65535)
+  if (base + 2 + (uint32_t)lock > 65535)
     return cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
                        cr_body_where(b));
-  int ccl = (int)base, prev = (int)base + 1;
+  int lk = (int)base, ccl = (int)base + lock, prev = ccl + 1;
   mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
   counters(x, b, bl, nbl, ccl);
-  cr_insn *first = b->first;
-  if (how == ESI && overridable(x, x->c->flags, m->flags, name)) {
+  cr_insn *first = b->first, *locked = NULL;
+  if (owner) {
+    if (lock) emit_lock_copy(x, b, first, lk);
     cr_insn *go = emit_label(x, b, first);
     emit_dispatch(x, b, go, name, desc, me, p, prev);
+    if (lock) {
+      locked = emit_lock(x, b, first, lk);
+      m->flags = (uint16_t)(m->flags & ~ACC_SYNCHRONIZED);
+    }
   }
   if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
   else emit(x, b, first, CR_OP_INVOKESTATIC, x->r_get);
@@ -1068,6 +1141,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       init_site(x, b, ini[k], ccl, prev);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
+  if (locked) emit_unlock(x, b, locked, lk);
   rc = commit(x, b, md);
   if (rc == 0) {
     x->o->nblocks += nbl;

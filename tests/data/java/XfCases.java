@@ -61,6 +61,10 @@ class XfBase {
 
     synchronized int sync(int x) { return priv(x) + sq(x); }
 
+    static synchronized int ssync(int x) { return sq(x) + 1; }   // no owner check
+
+    final synchronized int fsync(int x) { return sync(x) - 1; }  // nor here
+
     int guarded(String s) {
         try {
             return Integer.parseInt(s);        // library call in a try
@@ -79,6 +83,8 @@ class XfBase {
     String concat(String a, long b) { return a + b; }   // indy
 
     static native int nat(int x);              // native, overloadable
+
+    synchronized native int lockedNat(int x);  // B2N twin, owner check
 
     int[] cloned(int[] a) { return a.clone(); }
 
@@ -110,6 +116,7 @@ public final class XfCases {
         XfBase b = new XfBase(" 5 ");
         out.add("sync " + b.sync(2) + " guarded " + b.guarded("12") + " "
                 + b.guarded("x") + " counter " + XfBase.counter);
+        out.add("ssync " + XfBase.ssync(3) + " fsync " + b.fsync(1));
         out.add("lambda " + b.viaLambda(4) + " concat " + b.concat("n", 9L));
         try {
             XfBase.nat(1);
