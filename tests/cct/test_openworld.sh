@@ -5,6 +5,8 @@
 # must run the override, exactly as the plain program does, on JDK 17 and
 # 25; the profile puts the override's callees under the override. The
 # program is tests/programs/open (ow: rewritten; ext: never rewritten).
+# Synchronized methods (ow.SyncMain): an override outside the rewrite
+# that does not lock runs without the receiver's monitor, on every path.
 #
 # Environment: CCCP_REWRITE, BUILD (cccp-rt.jar), JDK17, JDK25.
 set -u
@@ -35,6 +37,67 @@ print('no', child, 'under', parent); sys.exit(1)
 PY
 }
 
+# twins MODE IN.jar [ARG]: the twins of ow/Locked in a rewritten jar.
+# 'sync OUT.jar': copies IN.jar with ACC_SYNCHRONIZED set again on each
+# twin whose original is synchronized: the shape before such a twin
+# locked by itself (after its owner check), so that it held the monitor
+# while it forwarded. 'len NAME': the code length of the twin NAME.
+twins() {
+  python3 - "$@" <<'PY'
+import struct, sys, zipfile
+mode, src = sys.argv[1:3]
+ENTRY = "ow/Locked.class"
+SKIP = {3: 5, 4: 5, 9: 5, 10: 5, 11: 5, 12: 5, 17: 5, 18: 5, 5: 9, 6: 9,
+        7: 3, 8: 3, 16: 3, 19: 3, 20: 3, 15: 4}
+def methods(b):
+    """(offset of the access flags, name, descriptor, code length)"""
+    n = struct.unpack_from(">H", b, 8)[0]
+    utf8, off, i = {}, 10, 1
+    while i < n:
+        tag = b[off]
+        if tag == 1:
+            ln = struct.unpack_from(">H", b, off + 1)[0]
+            utf8[i] = b[off + 3:off + 3 + ln].decode()
+            off += 3 + ln
+        else:
+            off += SKIP[tag]
+            i += tag in (5, 6)
+        i += 1
+    off += 6
+    off += 2 + 2 * struct.unpack_from(">H", b, off)[0]
+    for member in (0, 1):
+        cnt = struct.unpack_from(">H", b, off)[0]
+        off += 2
+        for _ in range(cnt):
+            at = off
+            _, ni, di, na = struct.unpack_from(">HHHH", b, off)
+            off += 8
+            code = None
+            for _ in range(na):
+                an, al = struct.unpack_from(">HI", b, off)
+                if utf8[an] == "Code":
+                    code = struct.unpack_from(">I", b, off + 10)[0]
+                off += 6 + al
+            if member:
+                yield at, utf8[ni], utf8[di], code
+zin = zipfile.ZipFile(src)
+b = bytearray(zin.read(ENTRY))
+ms = list(methods(b))
+CC = "Lcccp/rt/CC;"
+if mode == "len":
+    print(next(c for _, n, d, c in ms if n == sys.argv[3] and CC in d))
+else:
+    sync = {(n, d) for at, n, d, _ in ms
+            if struct.unpack_from(">H", b, at)[0] & 0x20}
+    for at, n, d, _ in ms:
+        if CC in d and (n, d.replace(CC, "")) in sync:
+            b[at + 1] |= 0x20
+    with zipfile.ZipFile(sys.argv[3], "w") as zout:
+        for e in zin.infolist():
+            zout.writestr(e, bytes(b) if e.filename == ENTRY else zin.read(e))
+PY
+}
+
 # suite JAVAC RELEASE JDK...: compile with JAVAC for RELEASE (class
 # version 52: method ids in fields; 69: in dynamic constants), rewrite,
 # run on each JDK.
@@ -52,8 +115,9 @@ suite() {
   mv "$B/ext/ext/Dyn.class" "$B/dyn/"
   # the rewriter sees only ow.jar: ext is the open world (one warning,
   # for ow.Leaf's missing superclass); N2B wrappers assume a closed world
-  for mode in default n2b; do
+  for mode in default n2b jop; do
     local flags=(); [ $mode = n2b ] && flags=(--n2b-wrappers)
+    [ $mode = jop ] && flags=(--jop --count-bytecodes --count-allocations)
     mkdir -p "$B/$mode"
     expect_exit 0 "$mode: rewrite ow.jar alone" \
       "$REWRITE" "${flags[@]}" "$B/ow.jar" -o "$B/$mode/"
@@ -62,6 +126,9 @@ suite() {
         "n2b: the closed-world mode says so at rewrite time" "$err"
     fi
   done
+  mkdir -p "$B/oldsync"
+  check "a copy whose twins are synchronized (the shape that held the monitor)" \
+    twins sync "$B/default/ow.jar" "$B/oldsync/ow.jar"
   local J
   for J in "$@"; do
     v=$(jdk_version "$J")
@@ -95,7 +162,54 @@ suite() {
        -cp "$B/n2b/ow.jar:$B/ext" ow.Main "$B/dyn/Dyn.class" >n2b.txt 2>&1)
     check "JDK $v: --n2b-wrappers (closed world) does not see the overrides" \
       not_cmp "$d/plain.txt" "$d/n2b.txt"
+    sync_suite "$J" "$v" "$B" "$d"
   done
+}
+
+# not_grep ERE FILE: passes when no line of FILE matches.
+not_grep() { ! grep -Eq "$1" "$2"; }
+
+# sync_suite JDK V B D: synchronized methods of ow.Locked; ext.Unlocked
+# overrides one without 'synchronized'. The override must run without
+# the monitor, as in the plain program (the twin forwards before it
+# locks); the owned twins hold it, release it when they throw, re-enter
+# it, and are compiled by the JITs.
+sync_suite() {
+  local J=$1 v=$2 B=$3 d=$4 mode name len
+  (cd "$d" && "$J/bin/java" -cp "$B/ow.jar:$B/ext" ow.SyncMain 20000 >sync-plain.txt 2>&1)
+  check "JDK $v: plain: the override runs without the monitor, another thread takes it" \
+    grep -q "^override holds the monitor false; wait() threw IllegalMonitorStateException; a thread that locks it ran; base probe holds the monitor true" "$d/sync-plain.txt"
+  check "JDK $v: plain: two threads count exactly; the monitor is free after a throw" \
+    grep -q "^ext.Unlocked: two threads count 200000, depth 20" "$d/sync-plain.txt"
+  for mode in default jop; do
+    (cd "$d" && "$J/bin/java" @"$B/$mode/cccp.args" -Xverify:all \
+       -cp "$B/$mode/ow.jar:$B/ext" ow.SyncMain 20000 >"sync-$mode.txt" 2>&1)
+    if cmp -s "$d/sync-plain.txt" "$d/sync-$mode.txt"; then
+      pass "JDK $v: $mode: synchronized methods, owned and overridden outside: output identical"
+    else
+      fail "JDK $v: $mode: synchronized methods: output differs"
+      diff "$d/sync-plain.txt" "$d/sync-$mode.txt" | head -10 | sed 's/^/       /'
+    fi
+  done
+  # the old shape held the monitor around the override: the suite sees it
+  (cd "$d" && "$J/bin/java" @"$B/default/cccp.args" -Dopen.join=300 \
+     -cp "$B/oldsync/ow.jar:$B/ext" ow.SyncMain 20000 >sync-old.txt 2>&1)
+  check "JDK $v: a synchronized twin that forwards would hold the monitor (differs)" \
+    grep -q "^override holds the monitor true; wait() returned; a thread that locks it is blocked" "$d/sync-old.txt"
+  # HotSpot compiles a method with monitor instructions only when its
+  # monitor-matching analysis pairs them all: the twins are compiled
+  # (told apart by their code length; the loop calls no original) and
+  # the analysis reports no mismatch
+  (cd "$d" && "$J/bin/java" @"$B/default/cccp.args" -Xbatch -XX:+PrintCompilation \
+     -Xlog:monitormismatch=info -cp "$B/default/ow.jar:$B/ext" ow.SyncMain 200000 \
+     >sync-jit.txt 2>&1)
+  for name in add nested; do
+    len=$(twins len "$B/default/ow.jar" $name)
+    check "JDK $v: the JITs compile the twin ow.Locked::$name ($len bytes) at tier 4" \
+      grep -Eq "^ *[0-9]+ +[0-9]+ +[!a-z% ]* 4 +ow\.Locked::$name \($len bytes\)$" "$d/sync-jit.txt"
+  done
+  check "JDK $v: no monitor mismatch; nothing of ow.Locked left uncompiled" \
+    not_grep "monitormismatch|ow\.Locked::.*(not compilable|COMPILE SKIPPED)" "$d/sync-jit.txt"
 }
 
 suite "$JDK17/bin/javac" 8 "${JDKS[@]}"
