@@ -688,6 +688,7 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
 **   go: aload lk; monitorenter
 **   locked: <entry, body> ... aload lk; monitorexit; <each return>
 **   h: aload lk; monitorexit; athrow      [locked, h) -> h, any, last
+**   tail:
 ** The catch-any entry comes last in the exception table, so that it is
 ** the outermost: every exception that leaves the body, through its own
 ** handlers and the rewriter's, releases the monitor once. A monitorexit
@@ -720,19 +721,22 @@ static cr_insn *emit_lock(xf *x, cr_body *b, cr_insn *at, int lk) {
   return emit_label(x, b, at);
 }
 
-/* Exit the monitor before each return from 'locked' on, and append the
-** catch-any handler that exits it and rethrows, last in the table. */
-static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, int lk) {
-  for (cr_insn *i = locked; i && !x->err; i = i->next) {
+/* Exit the monitor before each return of the body ['locked', 'tail'),
+** and put the catch-any handler that exits it and rethrows at 'tail',
+** last in the table. Code after 'tail' (none, or a forwarding block put
+** at the end) is neither covered nor changed. */
+static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
+                        int lk) {
+  for (cr_insn *i = locked; i != tail && !x->err; i = i->next) {
     if (i->op == CR_OP_LABEL || !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
       continue;
     emit(x, b, i, CR_OP_ALOAD, lk);
     emit(x, b, i, CR_OP_MONITOREXIT, 0);
   }
-  cr_insn *h = emit_label(x, b, NULL);
-  emit(x, b, NULL, CR_OP_ALOAD, lk);
-  emit(x, b, NULL, CR_OP_MONITOREXIT, 0);
-  emit(x, b, NULL, CR_OP_ATHROW, 0);
+  cr_insn *h = emit_label(x, b, tail);
+  emit(x, b, tail, CR_OP_ALOAD, lk);
+  emit(x, b, tail, CR_OP_MONITOREXIT, 0);
+  emit(x, b, tail, CR_OP_ATHROW, 0);
   if (!x->err && cr_body_add_tcb(b, locked, h, h, 0, x->d))
     x->err = x->d->code;
   if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
@@ -1108,9 +1112,12 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
   counters(x, b, bl, nbl, ccl);
-  cr_insn *first = b->first, *locked = NULL;
+  cr_insn *first = b->first, *locked = NULL, *tail = NULL;
   if (owner) {
-    if (lock) emit_lock_copy(x, b, first, lk);
+    if (lock) {
+      emit_lock_copy(x, b, first, lk);
+      tail = emit_label(x, b, NULL);    /* the end of the body */
+    }
     cr_insn *go = emit_label(x, b, first);
     emit_dispatch(x, b, go, name, desc, me, p, prev);
     if (lock) {
@@ -1141,7 +1148,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       init_site(x, b, ini[k], ccl, prev);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
-  if (locked) emit_unlock(x, b, locked, lk);
+  if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   rc = commit(x, b, md);
   if (rc == 0) {
     x->o->nblocks += nbl;

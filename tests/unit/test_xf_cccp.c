@@ -375,76 +375,80 @@ END_TEST
 enum { SYNC = 0x20 };
 
 /*
-** The shape of a synchronized twin 'm' that locks by itself: one
-** monitorenter after the owner check, "aload lk; monitorexit" before
-** each return after it (none before the forwarding return), and the
-** last exception-table entry catch-any from the enter to its handler
-** "aload lk; monitorexit; athrow" at the end. 0 if 'm' has no
-** monitorenter at all.
+** The shape of a synchronized twin 'm' (name 'name', original descriptor
+** 'desc') that locks by itself: "aload 0; astore lk" first, one
+** monitorenter after the owner check, the last exception-table entry
+** catch-any from the enter to its handler "aload lk; monitorexit;
+** athrow", "aload lk; monitorexit" before each return inside that range
+** and before none outside it, and the forwarding call (the original,
+** virtually) outside it. 0 if 'm' has no monitor instruction at all.
 */
-static int locks_itself(const inst *x, cr_member *m) {
+static int locks_itself(const inst *x, cr_member *m, const char *name,
+                        const char *desc) {
   cr_body *b;
   cr_diag d;
   cr_diag_clear(&d);
   ck_assert_int_eq(cr_body_decode(&b, x->c, m, x->a, &d), 0);
-  cr_insn *enter = NULL;
-  int lk = -1, owns = 0, nret = 0, nexit = 0;
-  for (cr_insn *i = b->first; i; i = i->next) {
-    if (i->op == CR_OP_INVOKESTATIC && !enter) {
-      const cr_cpentry *r = cr_cp_get(x->c->cp, (uint32_t)i->a);
-      const cr_cpentry *nt = cr_cp_get(x->c->cp, r->b);
-      owns |= strcmp(cr_cp_str(x->c->cp, nt->a), "owns") == 0;
-    }
-    if (i->op == CR_OP_MONITORENTER) {
-      ck_assert_ptr_null(enter);          /* one, the twin's own */
-      ck_assert_int_eq(owns, 1);          /* after the owner check */
-      ck_assert_uint_eq(i->prev->op, CR_OP_ALOAD);
-      enter = i;
-      lk = i->prev->a;
-      ck_assert_int_gt(lk, 0);
-    }
-    if (i->op == CR_OP_LABEL ||
-        !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
-      continue;
-    cr_insn *p = i->prev;
-    while (p->op == CR_OP_LABEL) p = p->prev;
-    if (!enter) {
-      ck_assert_uint_ne(p->op, CR_OP_MONITOREXIT);   /* forwarding */
-      continue;
-    }
-    nret++;
-    ck_assert_uint_eq(p->op, CR_OP_MONITOREXIT);
-    ck_assert_uint_eq(p->prev->op, CR_OP_ALOAD);
-    ck_assert_int_eq(p->prev->a, lk);
-  }
+  int nmon = 0;
   for (cr_insn *i = b->first; i; i = i->next)
-    nexit += i->op == CR_OP_MONITOREXIT;
-  if (!enter) {
-    ck_assert_int_eq(nexit, 0);
-    return 0;
-  }
-  ck_assert_int_ge(nret, 1);
-  ck_assert_int_eq(nexit, nret + 1);
-  /* the slot of 'lk' is filled from slot 0 before the owner check */
+    nmon += i->op == CR_OP_MONITORENTER || i->op == CR_OP_MONITOREXIT;
+  if (!nmon) return 0;
+  const cr_tcb *t = &b->tcb[b->ntcb - 1];
+  ck_assert_uint_eq(t->type, 0);
+  ck_assert_ptr_eq(t->end, t->handler);
+  const cr_insn *enter = t->start->prev;
+  while (enter->op == CR_OP_LABEL) enter = enter->prev;
+  ck_assert_uint_eq(enter->op, CR_OP_MONITORENTER);
+  ck_assert_uint_eq(enter->prev->op, CR_OP_ALOAD);
+  int lk = enter->prev->a;
+  ck_assert_int_gt(lk, 0);
   const cr_insn *f = b->first;
   while (f->op == CR_OP_LABEL) f = f->next;
   ck_assert_uint_eq(f->op, CR_OP_ALOAD);
   ck_assert_int_eq(f->a, 0);
   ck_assert_uint_eq(f->next->op, CR_OP_ASTORE);
   ck_assert_int_eq(f->next->a, lk);
-  /* outermost: last in the table, from the enter to the end */
-  const cr_tcb *t = &b->tcb[b->ntcb - 1];
-  ck_assert_uint_eq(t->type, 0);
-  ck_assert_ptr_eq(t->end, t->handler);
-  const cr_insn *s = t->start;
-  while (s->op == CR_OP_LABEL) s = s->prev;
-  ck_assert_ptr_eq(s, enter);
   const cr_insn *h = t->handler->next;
   ck_assert_uint_eq(h->op, CR_OP_ALOAD);
   ck_assert_int_eq(h->a, lk);
   ck_assert_uint_eq(h->next->op, CR_OP_MONITOREXIT);
   ck_assert_uint_eq(h->next->next->op, CR_OP_ATHROW);
-  ck_assert_ptr_null(h->next->next->next);
+  int in = 0, owns = 0, fwd = 0, nin = 0, nenter = 0, nexit = 0;
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i == t->start) in = 1;
+    if (i == t->end) in = 0;
+    nenter += i->op == CR_OP_MONITORENTER;
+    nexit += i->op == CR_OP_MONITOREXIT;
+    if (i->op == CR_OP_INVOKESTATIC || i->op == CR_OP_INVOKEVIRTUAL) {
+      const cr_cpentry *r = cr_cp_get(x->c->cp, (uint32_t)i->a);
+      const cr_cpentry *nt = cr_cp_get(x->c->cp, r->b);
+      const char *n = cr_cp_str(x->c->cp, nt->a);
+      if (strcmp(n, "owns") == 0 && !nenter) owns = 1;
+      if (i->op == CR_OP_INVOKEVIRTUAL && strcmp(n, name) == 0 &&
+          strcmp(cr_cp_str(x->c->cp, nt->b), desc) == 0) {
+        ck_assert_int_eq(in, 0);          /* forwarding: not locked */
+        fwd = 1;
+      }
+    }
+    if (i->op == CR_OP_LABEL ||
+        !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      continue;
+    const cr_insn *p = i->prev;
+    while (p->op == CR_OP_LABEL) p = p->prev;
+    if (!in) {
+      ck_assert_uint_ne(p->op, CR_OP_MONITOREXIT);
+      continue;
+    }
+    nin++;
+    ck_assert_uint_eq(p->op, CR_OP_MONITOREXIT);
+    ck_assert_uint_eq(p->prev->op, CR_OP_ALOAD);
+    ck_assert_int_eq(p->prev->a, lk);
+  }
+  ck_assert_int_eq(owns, 1);              /* the check before the enter */
+  ck_assert_int_eq(fwd, 1);
+  ck_assert_int_eq(nenter, 1);
+  ck_assert_int_ge(nin, 1);
+  ck_assert_int_eq(nexit, nin + 1);
   return 1;
 }
 
@@ -455,15 +459,15 @@ START_TEST(test_xf_cccp__synchronized) {
   ** check; the original (OSI) keeps its flag */
   cr_member *tw = method(&x, "sync", "(I" CCD ")I");
   ck_assert_uint_eq(tw->flags & SYNC, 0);
-  ck_assert_int_eq(locks_itself(&x, tw), 1);
+  ck_assert_int_eq(locks_itself(&x, tw, "sync", "(I)I"), 1);
   ck_assert_uint_eq(method(&x, "sync", "(I)I")->flags & SYNC, SYNC);
   /* static and final: no owner check, the twin stays synchronized */
   tw = method(&x, "ssync", "(I" CCD ")I");
   ck_assert_uint_eq(tw->flags & (SYNC | STAT), SYNC | STAT);
-  ck_assert_int_eq(locks_itself(&x, tw), 0);
+  ck_assert_int_eq(locks_itself(&x, tw, "ssync", "(I)I"), 0);
   tw = method(&x, "fsync", "(I" CCD ")I");
   ck_assert_uint_eq(tw->flags & SYNC, SYNC);
-  ck_assert_int_eq(locks_itself(&x, tw), 0);
+  ck_assert_int_eq(locks_itself(&x, tw, "fsync", "(I)I"), 0);
   /* a delegating twin (B2N) with the owner check: not synchronized, the
   ** native original it calls locks */
   tw = method(&x, "lockedNat", "(I" CCD ")I");
@@ -473,11 +477,12 @@ START_TEST(test_xf_cccp__synchronized) {
   ck_assert_int_ge(find_call(&x, tw, CR_OP_INVOKESPECIAL, "xf/XfBase",
                              "lockedNat", "(I)I", NULL), 0);
   ck_assert_uint_eq(method(&x, "lockedNat", "(I)I")->flags & SYNC, SYNC);
-  ck_assert_int_eq(locks_itself(&x, tw), 0);
+  ck_assert_int_eq(locks_itself(&x, tw, "lockedNat", "(I)I"), 0);
   done(&x);
   instrument(&x, "XfSub");
-  ck_assert_uint_eq(method(&x, "sync", "(I" CCD ")I")->flags & SYNC, 0);
-  ck_assert_int_eq(locks_itself(&x, method(&x, "sync", "(I" CCD ")I")), 1);
+  tw = method(&x, "sync", "(I" CCD ")I");
+  ck_assert_uint_eq(tw->flags & SYNC, 0);
+  ck_assert_int_eq(locks_itself(&x, tw, "sync", "(I)I"), 1);
   done(&x);
   /* N2B wrappers (closed world): no owner check, the twin keeps its flag */
   N2B = 1;
@@ -485,7 +490,7 @@ START_TEST(test_xf_cccp__synchronized) {
   N2B = 0;
   tw = method(&x, "sync", "(I" CCD ")I");
   ck_assert_uint_eq(tw->flags & SYNC, SYNC);
-  ck_assert_int_eq(locks_itself(&x, tw), 0);
+  ck_assert_int_eq(locks_itself(&x, tw, "sync", "(I)I"), 0);
   done(&x);
 }
 END_TEST
