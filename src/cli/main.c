@@ -115,7 +115,7 @@ static const char usage_text[] =
     "\n"
     "General:\n"
     "  -j, --jobs N           worker threads (default: number of cores)\n"
-    "  -q, --quiet            print errors only\n"
+    "  -q, --quiet            print errors and warnings only\n"
     "  -v, --verbose          print each output written\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -640,7 +640,7 @@ int main(int argc, char **argv) {
     usage_error("%s", "--jop and --count-* go with the CCCP "
                 "instrumentation");
   /* a mode that does not keep the program the same says so */
-  if (o.n2b && o.verbose >= 0)
+  if (o.n2b)
     cli_warn("%s", "--n2b-wrappers assumes a closed world: a class that "
              "is not rewritten (made at run time, a mock or proxy, from "
              "another jar) must not override an instrumented method, and "

@@ -47,6 +47,13 @@ expect_exit 0 "single-threaded run" "$REWRITE" -q -j 1 --identity "$EX" -o "$T/c
 check "output does not depend on -j" cmp "$T/a.jar" "$T/c.jar"
 expect_exit 0 "-q prints nothing" "$REWRITE" -q --identity "$EX" -o "$T/d.jar"
 [ -z "$err" ] && pass "-q is silent" || fail "-q is silent: $err"
+# -q keeps warnings (they name what may run differently), not the summary
+mkdir -p "$T/w"
+expect_exit 0 "-q with a warning" "$REWRITE" -q --n2b-wrappers "$EX" -o "$T/w/w.jar"
+expect_match '^cccp-rewrite: warning: --n2b-wrappers assumes a closed world' \
+  "-q still prints warnings" "$err"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && pass "-q prints the warning alone" ||
+  fail "-q prints the warning alone: $err"
 check "no temporary files left" bash -c "! ls -A '$T' | grep -q cccp-"
 
 echo "-- other containers"

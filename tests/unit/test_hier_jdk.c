@@ -34,7 +34,13 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void add_input(cr_hier *h, const char *path, int inst, uint64_t base) {
+/*
+** Calls 'fn' on each class file of the input at 'path', parsed, with the
+** entry's index; the class is freed after the call.
+*/
+static void each_class(const char *path,
+                       void (*fn)(cr_class *c, size_t i, void *ctx),
+                       void *ctx) {
   cr_diag d;
   cr_diag_clear(&d);
   cr_input *in;
@@ -50,11 +56,29 @@ static void add_input(cr_hier *h, const char *path, int inst, uint64_t base) {
     cr_arena *a = cr_arena_new();
     cr_class *c;
     ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
-    ck_assert_int_eq(cr_hier_add_class(h, c, inst, base + i, &d), 0);
+    fn(c, i, ctx);
     cr_arena_free(a);
     cr_free(b);
   }
   cr_input_close(in);
+}
+
+typedef struct adding {
+  cr_hier *h;
+  int inst;
+  uint64_t base;
+} adding;
+
+static void add_one(cr_class *c, size_t i, void *ctx) {
+  adding *x = ctx;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_add_class(x->h, c, x->inst, x->base + i, &d), 0);
+}
+
+static void add_input(cr_hier *h, const char *path, int inst, uint64_t base) {
+  adding x = {h, inst, base};
+  each_class(path, add_one, &x);
 }
 
 /* The hi/ fixtures as the "application" (all instrumented). */
@@ -253,53 +277,39 @@ typedef struct recount {
                                      <clinit> and no default method */
 } recount;
 
+static void recount_one(cr_class *c, size_t i, void *ctx) {
+  recount *r = ctx;
+  (void)i;
+  const char *cn = cr_cf_this_name(c);
+  if (c->flags & 0x8000) return;            /* module-info */
+  r->classes++;
+  if (c->flags & 0x0200) r->interfaces++;
+  int obj = strcmp(cn, "java/lang/Object") == 0;
+  int mh = strcmp(cn, "java/lang/invoke/MethodHandle") == 0 ||
+           strcmp(cn, "java/lang/invoke/VarHandle") == 0;
+  unsigned long abs = 0;
+  int clinit = 0, dflt = 0;
+  for (uint32_t k = 0; k < c->nmethods; k++) {
+    const cr_member *m = &c->methods[k];
+    const char *mn = cr_member_name(c, m), *md = cr_member_desc(c, m);
+    r->methods++;
+    int v = !(m->flags & 0x000a) && mn[0] != '<';  /* private|static */
+    r->virt += (unsigned long)v;
+    r->object_virtual += (unsigned long)(v && obj);
+    r->natives += (m->flags & 0x0100) != 0;
+    r->clinits += strcmp(mn, "<clinit>") == 0;
+    r->polysig += mh && (m->flags & 0x0180) == 0x0180 &&
+                  strncmp(md, "([Ljava/lang/Object;)", 21) == 0;
+    if (strcmp(mn, "<clinit>") == 0) clinit = 1;
+    else if (!(m->flags & 0x0408)) dflt = 1;   /* abstract|static */
+    abs += (m->flags & 0x0400) != 0;
+  }
+  if ((c->flags & 0x0200) && clinit && !dflt) r->iface_clinit += abs;
+}
+
 static void recount_jmod(const char *path, recount *r) {
   memset(r, 0, sizeof *r);
-  cr_diag d;
-  cr_diag_clear(&d);
-  cr_input *in;
-  ck_assert_int_eq(cr_input_open(&in, path, &d), 0);
-  for (size_t i = 0; i < cr_input_count(in); i++) {
-    cr_entry_info e;
-    cr_input_info(in, i, &e);
-    size_t l = strlen(e.name);
-    if (l < 6 || strcmp(e.name + l - 6, ".class") != 0) continue;
-    uint8_t *b;
-    size_t n;
-    ck_assert_int_eq(cr_input_read(in, i, &b, &n, &d), 0);
-    cr_arena *a = cr_arena_new();
-    cr_class *c;
-    ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
-    const char *cn = cr_cf_this_name(c);
-    if (!(c->flags & 0x8000)) {               /* not module-info */
-      r->classes++;
-      if (c->flags & 0x0200) r->interfaces++;
-      int obj = strcmp(cn, "java/lang/Object") == 0;
-      int mh = strcmp(cn, "java/lang/invoke/MethodHandle") == 0 ||
-               strcmp(cn, "java/lang/invoke/VarHandle") == 0;
-      unsigned long abs = 0;
-      int clinit = 0, dflt = 0;
-      for (uint32_t k = 0; k < c->nmethods; k++) {
-        const cr_member *m = &c->methods[k];
-        const char *mn = cr_member_name(c, m), *md = cr_member_desc(c, m);
-        r->methods++;
-        int v = !(m->flags & 0x000a) && mn[0] != '<';  /* private|static */
-        r->virt += (unsigned long)v;
-        r->object_virtual += (unsigned long)(v && obj);
-        r->natives += (m->flags & 0x0100) != 0;
-        r->clinits += strcmp(mn, "<clinit>") == 0;
-        r->polysig += mh && (m->flags & 0x0180) == 0x0180 &&
-                      strncmp(md, "([Ljava/lang/Object;)", 21) == 0;
-        if (strcmp(mn, "<clinit>") == 0) clinit = 1;
-        else if (!(m->flags & 0x0408)) dflt = 1;   /* abstract|static */
-        abs += (m->flags & 0x0400) != 0;
-      }
-      if ((c->flags & 0x0200) && clinit && !dflt) r->iface_clinit += abs;
-    }
-    cr_arena_free(a);
-    cr_free(b);
-  }
-  cr_input_close(in);
+  each_class(path, recount_one, r);
 }
 
 /*
