@@ -8,6 +8,8 @@ public class Sub extends ow.Base {
 
   @Override public int fail() { throw new IllegalStateException("from Sub.fail"); }
 
+  @Override public String whereNative(String how) { return where(how); }
+
   @Override public String where(String how) {
     if (how.equals("chain")) throw Frames.chain();
     Frames.show(how, new Throwable(how), Thread.currentThread().getStackTrace(),

@@ -28,6 +28,10 @@ public class Base {
     return where(how);
   }
 
+  /** Native here, overridden outside: its twin delegates (a B2N twin),
+   *  and forwards to the override. */
+  public native String whereNative(String how);
+
   /** A call through an instrumented method. */
   public static String whereVia(Base b, String how) {
     return b.where(how);

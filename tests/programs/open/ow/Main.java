@@ -78,6 +78,7 @@ public class Main {
     System.out.println(sub.where("virtual"));
     System.out.println(Base.whereVia(sub, "through an instrumented method"));
     System.out.println(sub.whereSelf("self call"));
+    System.out.println(sub.whereNative("native in the rewrite"));
     System.out.println(dyn.where("defined at run time"));
     System.out.println(circle.where("interface"));
     Function<String, String> ref = sub::where;
