@@ -388,6 +388,10 @@ typedef struct cr_body {
                                StackMapTable was written for when it is
                                not m's (a twin given the original's
                                code); NULL: m's */
+  cr_insn *line_at;         /* a label: commit adds a LineNumberTable
+                               attribute of one entry, this offset and
+                               'line' (NULL: none) */
+  uint16_t line;
 } cr_body;
 
 /*
@@ -453,8 +457,8 @@ int cr_body_max_stack(cr_body *b, cr_diag *d);
 /*
 ** Encode the laid-out body and store it into the Code attribute: code
 ** bytes, max_stack/max_locals from 'b', the exception table, rebound
-** offsets, and 'smt' as StackMapTable (added when absent; the attribute
-** is removed when 'smt' is NULL or empty). Allocates in the class arena
+** offsets, 'smt' as StackMapTable (added when absent; the attribute
+** is removed when 'smt' is NULL or empty) and the line entry 'line_at'. Allocates in the class arena
 ** before changing anything, so on error the Code attribute is intact.
 */
 int cr_body_commit(cr_body *b, cr_stackmap *smt, cr_diag *d);

@@ -428,6 +428,25 @@ int cr_body_commit(cr_body *b, cr_stackmap *smt, cr_diag *d) {
       if (&code->attrs.v[k] != old) attrs.v[n++] = code->attrs.v[k];
     attrs.n = n;
   }
+  /* the extra line entry, in an attribute of its own: the fixups of
+  ** the decoded tables point into their arrays (JVMS 4.7.12 allows
+  ** several LineNumberTable attributes, in any order) */
+  if (b->line_at) {
+    int name = cr_cp_add_utf8(c->cp, "LineNumberTable", d);
+    if (name < 0) return name;
+    cr_attr *v = cr_arena_calloc(ca, attrs.n + 1, sizeof *v);
+    cr_linenums *ln = cr_arena_calloc(ca, 1, sizeof *ln);
+    cr_linenum *e = cr_arena_calloc(ca, 1, sizeof *e);
+    if (!v || !ln || !e) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    if (attrs.n) memcpy(v, attrs.v, attrs.n * sizeof *v);
+    *e = (cr_linenum){(uint16_t)b->line_at->off, b->line};
+    *ln = (cr_linenums){1, e};
+    v[attrs.n].name = (uint16_t)name;
+    v[attrs.n].kind = CR_ATTR_LINENUMBERTABLE;
+    v[attrs.n].u.lines = ln;
+    attrs.v = v;
+    attrs.n++;
+  }
   /* nothing can fail from here on */
   code->code = bytes;
   code->code_len = b->code_len;

@@ -461,13 +461,11 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   int p = arg_slots(desc) + !stat, prev = p + 1;
   mid *m = get_mid(x, x->name, name, desc, size, flags);
   if (!m) return x->err;
-  if (!virt && overridable(x, x->c->flags, orig->flags, name)) {
-    cr_insn *go = emit_label(x, b, NULL);
-    emit_dispatch(x, b, go, name, desc, m, p, prev);
-    /* not while it forwards ('emit_lock'): the synchronized original it
-    ** calls otherwise takes the monitor itself */
-    tw->flags = (uint16_t)(tw->flags & ~ACC_SYNCHRONIZED);
-  }
+  int check = !virt && overridable(x, x->c->flags, orig->flags, name);
+  cr_insn *go = check ? emit_label(x, b, NULL) : NULL;
+  /* not while it forwards ('emit_lock'): the synchronized original it
+  ** calls takes the monitor itself */
+  if (check) tw->flags = (uint16_t)(tw->flags & ~ACC_SYNCHRONIZED);
   if (virt) emit(x, b, NULL, CR_OP_ALOAD, 0);
   emit(x, b, NULL, CR_OP_ALOAD, p);
   emit_mid(x, b, NULL, m);
@@ -502,6 +500,7 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
     if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
       x->err = x->d->code;
   }
+  if (check && !x->err) emit_dispatch(x, b, go, name, desc, m, p, prev);
   if (x->err) return x->err;
   (void)call;
   return commit(x, b, md);
@@ -623,12 +622,19 @@ static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
   if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
 }
 
+/* The line of a twin's forwarding block ('emit_dispatch'): no source
+** line is 65535 in practice, and the agent drops a stack frame at this
+** line when its callee has the same name (runtime-java/agent). */
+#define FORWARD_LINE 65535
+
 /*
 ** The owner check at the start of a twin of an overridable method 'name'
 ** 'desc' of this class ('me' its id, 'p' the slot of the caller's node,
 ** 'prev' a free slot), before 'at', which must be a label:
 **   if (this.getClass() == ThisClass.class || CC.owns(this, MID)) goto at;
-**   prev = CC.set(CC.enterv(this, cc, MID));
+**   goto fwd;
+**   ...
+**   fwd: prev = CC.set(CC.enterv(this, cc, MID));       (line 65535)
 **   try { return this.name(args); } finally { CC.set(prev); }
 ** The twin was selected for the receiver, but the original method may be
 ** overridden by a class that has no twin: then the original call runs,
@@ -636,6 +642,12 @@ static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
 ** slot (and a node for the selected method when it is not instrumented).
 ** An interface has no exact-class test; class versions below 49 cannot
 ** load a class constant and always ask the runtime.
+** The forwarding block 'fwd' goes at the end of the body, which must be
+** complete (nothing appended after it), under a line entry of its own
+** (FORWARD_LINE): the twin's frame stays on the stack under the override,
+** and stack walks must not show it, while the original code keeps its
+** offsets' lines (HotSpot maps an offset to the nearest entry at or
+** before it; with no entry before it, to no line, as without a table).
 */
 static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
                           const char *desc, const mid *me, int p, int prev) {
@@ -648,6 +660,11 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
                                                "getClass",
                                                "()Ljava/lang/Class;", x->d));
   }
+  cr_insn *fwd = cr_label_new(b);
+  if (!fwd) {
+    oom(x);
+    return;
+  }
   if (!x->iface && x->c->major >= 49) {
     emit(x, b, at, CR_OP_ALOAD, 0);
     emit(x, b, at, CR_OP_INVOKEVIRTUAL, x->r_getclass);
@@ -657,24 +674,27 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
   emit(x, b, at, CR_OP_ALOAD, 0);
   emit_mid(x, b, at, me);
   emit(x, b, at, CR_OP_INVOKESTATIC, x->r_owns);
-  if ((j = emit(x, b, at, CR_OP_IFNE, 0))) j->target = at;
-  emit(x, b, at, CR_OP_ALOAD, 0);
-  emit(x, b, at, CR_OP_ALOAD, p);
-  emit_mid(x, b, at, me);
-  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_enterv);
-  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, at, CR_OP_ASTORE, prev);
-  cr_insn *start = emit_label(x, b, at);
-  emit(x, b, at, CR_OP_ALOAD, 0);
-  emit_args(x, b, at, desc, 1);
-  cr_insn *call = emit(x, b, at, x->iface ? CR_OP_INVOKEINTERFACE
-                                          : CR_OP_INVOKEVIRTUAL,
+  if ((j = emit(x, b, at, CR_OP_IFEQ, 0))) j->target = fwd;
+  cr_body_insert_before(b, NULL, fwd);
+  b->line_at = fwd;
+  b->line = FORWARD_LINE;
+  emit(x, b, NULL, CR_OP_ALOAD, 0);
+  emit(x, b, NULL, CR_OP_ALOAD, p);
+  emit_mid(x, b, NULL, me);
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_enterv);
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, NULL, CR_OP_ASTORE, prev);
+  cr_insn *start = emit_label(x, b, NULL);
+  emit(x, b, NULL, CR_OP_ALOAD, 0);
+  emit_args(x, b, NULL, desc, 1);
+  cr_insn *call = emit(x, b, NULL, x->iface ? CR_OP_INVOKEINTERFACE
+                                            : CR_OP_INVOKEVIRTUAL,
                        own_ref(x, name, desc));
   if (call && x->iface) call->b = arg_slots(desc) + 1;
-  cr_insn *end = emit_label(x, b, at);
-  emit_restore(x, b, at, prev);
-  emit(x, b, at, ret_op(desc), 0);
-  emit_rethrow(x, b, at, prev, start, end);
+  cr_insn *end = emit_label(x, b, NULL);
+  emit_restore(x, b, NULL, prev);
+  emit(x, b, NULL, ret_op(desc), 0);
+  emit_rethrow(x, b, NULL, prev, start, end);
 }
 
 /*

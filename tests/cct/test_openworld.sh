@@ -7,6 +7,12 @@
 # program is tests/programs/open (ow: rewritten; ext: never rewritten).
 # Synchronized methods (ow.SyncMain): an override outside the rewrite
 # that does not lock runs without the receiver's monitor, on every path.
+# The overrides print what they see of their stack (printStackTrace with
+# cause and suppressed, Thread.getStackTrace of their own and of another
+# thread, getAllStackTraces, StackWalker walks and getCallerClass): the
+# twin that forwarded the call to them must not show, so the output is
+# the plain run's. Without the agent it shows (line 65535), and the
+# output differs.
 #
 # Environment: CCCP_REWRITE, BUILD (cccp-rt.jar), JDK17, JDK25.
 set -u
@@ -98,18 +104,26 @@ else:
 PY
 }
 
-# suite JAVAC RELEASE JDK...: compile with JAVAC for RELEASE (class
-# version 52: method ids in fields; 69: in dynamic constants), rewrite,
-# run on each JDK.
+# suite JAVAC RELEASE [-g:none] JDK...: compile with JAVAC for RELEASE
+# (class version 52: method ids in fields; 69: in dynamic constants),
+# with or without debug information (line numbers), rewrite, run on each
+# JDK.
 suite() {
-  local javac=$1 rel=$2; shift 2
-  local B="$T/r$rel"
-  echo "-- classes compiled for Java $rel"
-  # ow and ext are compiled together (ow.Leaf extends ext.Sub); ext.Dyn
-  # is kept apart: only the program defines it, from its bytes
-  mkdir -p "$B/c" "$B/ext" "$B/dyn"
-  "$javac" --release "$rel" -nowarn -d "$B/c" $(find "$SRC" -name '*.java') \
-    2>"$B/javac.err" || { fail "javac --release $rel"; cat "$B/javac.err"; return; }
+  local javac=$1 rel=$2 g=-g; shift 2
+  [ "$1" = -g:none ] && { g=$1; shift; }
+  local B="$T/r$rel$([ $g = -g ] || echo -nolines)" xrel=$rel
+  echo "-- classes compiled for Java $rel ($g)"
+  # ow and ext are compiled together (ow.Leaf extends ext.Sub); ext uses
+  # StackWalker (Java 9), so for Java 8 everything is compiled for 11
+  # first and ow again for 8 against it; ext.Dyn is kept apart: only the
+  # program defines it, from its bytes
+  [ "$rel" -lt 11 ] && xrel=11
+  mkdir -p "$B/c" "$B/x" "$B/ext" "$B/dyn"
+  "$javac" --release "$xrel" $g -nowarn -d "$B/x" $(find "$SRC" -name '*.java') \
+    2>"$B/javac.err" &&
+  "$javac" --release "$rel" $g -nowarn -cp "$B/x" -d "$B/c" "$SRC"/ow/*.java \
+    2>>"$B/javac.err" || { fail "javac --release $rel"; cat "$B/javac.err"; return; }
+  cp -r "$B/x/ext" "$B/c/"
   (cd "$B/c" && "$JDK17/bin/jar" cf "$B/ow.jar" ow)
   cp -r "$B/c/ext" "$B/ext/"
   mv "$B/ext/ext/Dyn.class" "$B/dyn/"
@@ -137,6 +151,8 @@ suite() {
        >plain.txt 2>&1)
     check "JDK $v: the plain program runs the overrides" \
       grep -q "^defined at run time 107 214" "$d/plain.txt"
+    check "JDK $v: the overrides looked at their stacks" \
+      grep -q "^  caller ow.Main" "$d/plain.txt"
     (cd "$d" && "$J/bin/java" @"$B/default/cccp.args" -Xverify:all \
        -cp "$B/default/ow.jar:$B/ext" ow.Main "$B/dyn/Dyn.class" >inst.txt 2>&1)
     if cmp -s "$d/plain.txt" "$d/inst.txt"; then
@@ -145,6 +161,16 @@ suite() {
       fail "JDK $v: instrumented output differs"
       diff "$d/plain.txt" "$d/inst.txt" | head -10 | sed 's/^/       /'
     fi
+    # without the agent, the forwarding twins' frames show
+    grep -v -- '^-javaagent:' "$B/default/cccp.args" >"$B/noagent.args"
+    mkdir -p "$d/noagent"         # its own profile, apart from inst.txt's
+    (cd "$d/noagent" && "$J/bin/java" @"$B/noagent.args" \
+       -cp "$B/default/ow.jar:$B/ext" ow.Main "$B/dyn/Dyn.class" >../noagent.txt 2>&1)
+    check "JDK $v: without the agent, stack traces show the forwarding frames" \
+      grep -q "where:65535" "$d/noagent.txt"
+    check "JDK $v: without the agent, getCallerClass names a twin's class" \
+      grep -q "^  caller ow.Base" "$d/noagent.txt"
+    [ "$g" = -g:none ] && continue
     P="$d/cccp-profile.xml"
     check "JDK $v: an override defined at run time is a node, its callees under it" \
       name_under "$P" ext/Dyn.get ow/Base.helper
@@ -213,6 +239,8 @@ sync_suite() {
 }
 
 suite "$JDK17/bin/javac" 8 "${JDKS[@]}"
+# no line numbers: the forwarding block's line entry is the method's only one
+suite "$JDK17/bin/javac" 8 -g:none "${JDKS[@]}"
 if [ -x "$JDK25/bin/javac" ]; then suite "$JDK25/bin/javac" 25 "$JDK25"
 else echo "  skip Java 25 classes: no JDK 25 at $JDK25"; fi
 finish

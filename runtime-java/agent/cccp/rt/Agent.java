@@ -28,11 +28,17 @@ import java.util.Set;
  *    Reflection.filterFields and getDeclaredConstructors0), and
  *    java.io.ObjectStreamClass so that a static initialiser the rewriter
  *    added does not enter the default serialVersionUID (PatchClass).
+ * 3. defines the stack-walk filter (class Frames) as java.lang.CccpFrames
+ *    and retransforms Throwable, Thread, StackWalker and
+ *    StackStreamFactory$StackFrameTraverser so that the stack traces and
+ *    walks they make leave out the frames of twins forwarding a call.
  * Nothing else of the JDK is touched. A failure is reported on stderr and
- * leaves reflection as it is (the program still runs).
+ * leaves reflection, or stack walks, as they are (the program still runs).
  */
 public final class Agent {
   static final String FILTER = "java/lang/CccpHidden";
+  static final String FRAMES = "java/lang/CccpFrames";
+  static final String STE = "[Ljava/lang/StackTraceElement;";
   static final String METHODS =
       "(Ljava/lang/Class;[Ljava/lang/reflect/Method;)[Ljava/lang/reflect/Method;";
   static final String FIELDS =
@@ -45,6 +51,12 @@ public final class Agent {
       install(inst);
     } catch (Throwable e) {
       System.err.println("cccp: reflection will show the members cccp adds: "
+                         + e);
+    }
+    try {
+      frames(inst);
+    } catch (Throwable e) {
+      System.err.println("cccp: stack traces may show forwarding frames: "
                          + e);
     }
   }
@@ -81,6 +93,65 @@ public final class Agent {
             "java/io/ObjectStreamClass.hasStaticInitializer:(Ljava/lang/Class;)Z",
             PatchClass.INVOKESTATIC, "hasStaticInitializer",
             "(Ljava/lang/Class;)Z")});
+    retransform(inst, edits, Class.class,
+                Class.forName("java.io.ObjectStreamClass", false, null));
+  }
+
+  /*
+  ** The stack-walk filter: each place where the JDK makes the frames a
+  ** program sees (JDK 17 and 25 differ, hence the alternatives).
+  */
+  static void frames(Instrumentation inst) throws Throwable {
+    byte[] filter = rename(read("cccp/rt/Frames.class"), "cccp/rt/Frames",
+                           FRAMES);
+    MethodHandles.Lookup l =
+        MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup());
+    Class.forName(l.defineClass(filter).getName(), true, null);
+    String traverser = "java/lang/StackStreamFactory$StackFrameTraverser";
+    final Map<String, PatchClass.Edit[]> edits = new HashMap<>();
+    edits.put("java/lang/Throwable", new PatchClass.Edit[] {
+        /* getOurStackTrace: as in JDK 25, and as in JDK 17 */
+        edit("java/lang/StackTraceElement.of:(Ljava/lang/Object;I)" + STE,
+             PatchClass.INVOKESTATIC, "of", "(Ljava/lang/Object;I)" + STE,
+             true),
+        edit("java/lang/StackTraceElement.of:(Ljava/lang/Throwable;I)" + STE,
+             PatchClass.INVOKESTATIC, "of",
+             "(Ljava/lang/Throwable;I)" + STE, true)});
+    edits.put("java/lang/Thread", new PatchClass.Edit[] {
+        /* getAllStackTraces (and getStackTrace of another thread, JDK
+        ** 17); getStackTrace of another thread (JDK 25) */
+        edit("java/lang/Thread.dumpThreads:([Ljava/lang/Thread;)[" + STE,
+             PatchClass.INVOKESTATIC, "dumpThreads",
+             "([Ljava/lang/Thread;)[" + STE, false),
+        edit("java/lang/StackTraceElement.of:(" + STE + ")" + STE,
+             PatchClass.INVOKESTATIC, "of", "(" + STE + ")" + STE, true)});
+    edits.put(traverser, new PatchClass.Edit[] {
+        /* consumeFrames: the stream the walk's function gets */
+        edit("java/util/function/Function.apply:"
+                 + "(Ljava/lang/Object;)Ljava/lang/Object;",
+             PatchClass.INVOKEINTERFACE, "apply",
+             "(Ljava/util/function/Function;Ljava/lang/Object;)"
+                 + "Ljava/lang/Object;", false)});
+    edits.put("java/lang/StackWalker", new PatchClass.Edit[] {
+        edit("java/lang/StackStreamFactory$CallerClassFinder.findCaller:"
+                 + "()Ljava/lang/Class;",
+             PatchClass.INVOKEVIRTUAL, "caller",
+             "(Ljava/lang/Object;)Ljava/lang/Class;", false)});
+    retransform(inst, edits, Throwable.class, Thread.class,
+                StackWalker.class,
+                Class.forName(traverser.replace('/', '.'), false, null));
+  }
+
+  private static PatchClass.Edit edit(String ref, int op, String name,
+                                      String desc, boolean optional) {
+    return new PatchClass.Edit(FRAMES, ref, op, name, desc, optional);
+  }
+
+  /* Apply 'edits' (by class name) to boot classes 'cs'; an exception
+  ** names the classes that could not be patched (they stay as they are). */
+  private static void retransform(Instrumentation inst,
+                                  final Map<String, PatchClass.Edit[]> edits,
+                                  Class<?>... cs) throws Throwable {
     final Map<String, String> failed = new HashMap<>();
     ClassFileTransformer t = new ClassFileTransformer() {
       @Override
@@ -101,8 +172,7 @@ public final class Agent {
     };
     inst.addTransformer(t, true);
     try {
-      inst.retransformClasses(Class.class,
-          Class.forName("java.io.ObjectStreamClass", false, null));
+      inst.retransformClasses(cs);
     } finally {
       inst.removeTransformer(t);
     }
@@ -124,7 +194,8 @@ public final class Agent {
     }
   }
 
-  /* 'b' with every CONSTANT_Utf8 equal to 'from' replaced by 'to'. */
+  /* 'b' with every CONSTANT_Utf8 equal to 'from' replaced by 'to', and
+  ** every "Lfrom;" in descriptors by "Lto;". */
   static byte[] rename(byte[] b, String from, String to) throws IOException {
     ClassBytes c = new ClassBytes(b);
     ByteArrayOutputStream out = new ByteArrayOutputStream(b.length + 64);
@@ -133,9 +204,11 @@ public final class Agent {
     for (int i = 1; i < c.count; i++) {
       int p = c.off[i];
       if (p == 0) continue;
-      if (b[p] == 1 && c.utf8(i).equals(from)) {
+      String u = b[p] == 1 ? c.utf8(i) : null;
+      if (u != null && (u.equals(from) || u.contains("L" + from + ";"))) {
         o.writeByte(1);
-        o.writeUTF(to);
+        o.writeUTF(u.equals(from) ? to
+                   : u.replace("L" + from + ";", "L" + to + ";"));
       } else {
         o.write(b, p, c.end(i) - p);
       }

@@ -9,32 +9,43 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 
 /**
- * Redirects calls in a JDK class to the filter (java.lang.CccpHidden):
- * each edit names a Methodref of the class and the invoke opcode that uses
- * it, and the filter method that takes its place with the same stack
- * effect: "invokevirtual C.m(A)R" becomes "invokestatic F.m'(C, A)R",
- * "invokestatic C.m(A)R" becomes "invokestatic F.m'(A)R". Instruction
- * lengths do not change: only the constant pool grows (appended entries)
- * and three bytes per call change, so that no offset, frame or table of
- * the class moves.
+ * Redirects calls in a JDK class to a filter (java.lang.CccpHidden,
+ * java.lang.CccpFrames): each edit names a Methodref of the class and the
+ * invoke opcode that uses it, and the filter method that takes its place
+ * with the same stack effect: "invokevirtual C.m(A)R" becomes
+ * "invokestatic F.m'(C, A)R", "invokestatic C.m(A)R" becomes
+ * "invokestatic F.m'(A)R", and "invokeinterface I.m(A)R" becomes
+ * "invokestatic F.m'(I, A)R; nop; nop". Instruction lengths do not
+ * change: only the constant pool grows (appended entries) and the bytes
+ * of each call change, so that no offset, frame or table of the class
+ * moves.
  */
 final class PatchClass {
   /** One edit: the call 'ref' ("owner.name:desc") by 'op' becomes
    *  "invokestatic FILTER.name:desc". */
   static final class Edit {
-    final String ref, name, desc;
+    final String ref, name, desc, owner;
     final int op;
+    final boolean optional;   // one of the class's edits, not each, must hit
     int from, to, hits;
 
     Edit(String ref, int op, String name, String desc) {
+      this(Agent.FILTER, ref, op, name, desc, false);
+    }
+
+    Edit(String owner, String ref, int op, String name, String desc,
+         boolean optional) {
+      this.owner = owner;
       this.ref = ref;
       this.op = op;
       this.name = name;
       this.desc = desc;
+      this.optional = optional;
     }
   }
 
-  static final int INVOKEVIRTUAL = 0xb6, INVOKESTATIC = 0xb8;
+  static final int INVOKEVIRTUAL = 0xb6, INVOKESTATIC = 0xb8,
+      INVOKEINTERFACE = 0xb9;
 
   private PatchClass() {}
 
@@ -48,19 +59,26 @@ final class PatchClass {
         if (r.equals(e.ref)) e.from = i;
     }
     for (Edit e : edits)
-      if (e.from == 0) throw new IOException("no reference to " + e.ref);
+      if (e.from == 0 && !e.optional)
+        throw new IOException("no reference to " + e.ref);
 
     /* appended entries: the filter class and its methods */
     ByteArrayOutputStream pool = new ByteArrayOutputStream();
     DataOutputStream o = new DataOutputStream(pool);
     int next = c.count;
-    int utf = next++;
-    o.writeByte(1);
-    o.writeUTF(Agent.FILTER);
-    int cls = next++;
-    o.writeByte(7);
-    o.writeShort(utf);
+    java.util.Map<String, Integer> owners = new java.util.HashMap<>();
     for (Edit e : edits) {
+      if (e.from == 0 || owners.containsKey(e.owner)) continue;
+      int utf = next++;
+      o.writeByte(1);
+      o.writeUTF(e.owner);
+      owners.put(e.owner, next++);
+      o.writeByte(7);
+      o.writeShort(utf);
+    }
+    for (Edit e : edits) {
+      if (e.from == 0) continue;
+      int cls = owners.get(e.owner);
       int n = next++;
       o.writeByte(1);
       o.writeUTF(e.name);
@@ -104,8 +122,13 @@ final class PatchClass {
         }
       }
     }
-    for (Edit e : edits)
-      if (e.hits == 0) throw new IOException("no call of " + e.ref);
+    int hits = 0;
+    for (Edit e : edits) {
+      if (e.hits == 0 && !e.optional)
+        throw new IOException("no call of " + e.ref);
+      hits += e.hits;
+    }
+    if (hits == 0) throw new IOException("no call to redirect");
     return r;
   }
 
@@ -114,13 +137,16 @@ final class PatchClass {
                            int shift, Edit[] edits) {
     for (int pc = 0; pc < len;) {
       int at = start + pc, op = c.u1(at);
-      if (op == INVOKEVIRTUAL || op == INVOKESTATIC) {
+      if (op == INVOKEVIRTUAL || op == INVOKESTATIC
+          || op == INVOKEINTERFACE) {
         int idx = c.u2(at + 1);
         for (Edit e : edits) {
-          if (e.op != op || e.from != idx) continue;
+          if (e.op != op || e.from == 0 || e.from != idx) continue;
           r[at + shift] = (byte) INVOKESTATIC;
           r[at + shift + 1] = (byte) (e.to >> 8);
           r[at + shift + 2] = (byte) e.to;
+          if (op == INVOKEINTERFACE)        /* count and 0 become nops */
+            r[at + shift + 3] = r[at + shift + 4] = 0;
           e.hits++;
         }
       }

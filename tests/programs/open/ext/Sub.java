@@ -7,4 +7,13 @@ public class Sub extends ow.Base {
   @Override protected int hook(int x) { return x * 10; }
 
   @Override public int fail() { throw new IllegalStateException("from Sub.fail"); }
+
+  @Override public String whereNative(String how) { return where(how); }
+
+  @Override public String where(String how) {
+    if (how.equals("chain")) throw Frames.chain();
+    Frames.show(how, new Throwable(how), Thread.currentThread().getStackTrace(),
+                Frames.WALKER.getCallerClass(), Frames.walk());
+    return "sub";
+  }
 }

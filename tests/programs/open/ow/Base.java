@@ -17,4 +17,23 @@ public class Base {
   public static int helper(int x) { return x + 100; }
 
   public int fail() { return 0; }
+
+  /** Overridden outside the rewrite by methods that look at their stack
+   *  (ext.Frames). */
+  public String where(String how) { return "base"; }
+
+  /** A call through 'this' in an overridable instrumented method (its
+   *  twin's frame stays, with its line). */
+  public String whereSelf(String how) {
+    return where(how);
+  }
+
+  /** Native here, overridden outside: its twin delegates (a B2N twin),
+   *  and forwards to the override. */
+  public native String whereNative(String how);
+
+  /** A call through an instrumented method. */
+  public static String whereVia(Base b, String how) {
+    return b.where(how);
+  }
 }

@@ -6,6 +6,8 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
@@ -62,9 +64,52 @@ public class Main {
     System.out.println("instrumented below not rewritten " + leaf.get() + " "
         + leaf.twiceLeaf() + " " + leaf.viaHook(5));
 
+    stacks(sub, dyn, circle);
+
     Base plain = new Base();
     int sum = 0;
     for (int i = 0; i < 100000; i++) sum += plain.get() + sub.get();
     System.out.println("loop " + sum);
+  }
+
+  /** Stack traces and walks seen by overrides outside the rewrite, reached
+   *  through each kind of call site (ext.Frames prints them). */
+  static void stacks(Base sub, Base dyn, Shape circle) throws Throwable {
+    System.out.println(sub.where("virtual"));
+    System.out.println(Base.whereVia(sub, "through an instrumented method"));
+    System.out.println(sub.whereSelf("self call"));
+    System.out.println(sub.whereNative("native in the rewrite"));
+    System.out.println(dyn.where("defined at run time"));
+    System.out.println(circle.where("interface"));
+    Function<String, String> ref = sub::where;
+    System.out.println(ref.apply("method reference"));
+    Shape proxy = (Shape) Proxy.newProxyInstance(Main.class.getClassLoader(),
+        new Class<?>[] {Shape.class}, new ext.Handler());
+    System.out.println(proxy.where("interface"));
+    try {
+      sub.where("chain");
+    } catch (RuntimeException e) {
+      e.printStackTrace(System.out);
+    }
+    Base waiter = (Base) Class.forName("ext.Waiter").getDeclaredConstructor().newInstance();
+    Thread t = new Thread(new Runner(waiter), "waiter");
+    t.start();
+    if (!ext.Frames.awaitParked(t)) System.out.println("the override did not run");
+    for (StackTraceElement e : t.getStackTrace())
+      System.out.println("  other thread " + e);
+    for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet())
+      if (e.getKey() == t)
+        for (StackTraceElement f : e.getValue())
+          System.out.println("  all threads " + f);
+    ext.Frames.release();
+    t.join();
+  }
+
+  static final class Runner implements Runnable {
+    private final Base target;
+
+    Runner(Base target) { this.target = target; }
+
+    @Override public void run() { System.out.println(target.where("thread")); }
   }
 }

@@ -6,4 +6,6 @@ public interface Shape {
   String kind();
 
   default String describe() { return name() + "/" + kind(); }
+
+  default String where(String how) { return "shape"; }
 }

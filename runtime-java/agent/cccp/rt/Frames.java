@@ -1,0 +1,300 @@
+/*
+ * Frames.java -- the stack-walk filter. Defined by the agent inside
+ * java.base, in package java.lang, under the name java.lang.CccpFrames
+ * (its bytes are renamed), and called by the patched Throwable, Thread,
+ * StackWalker and StackStreamFactory$StackFrameTraverser. Compiled for
+ * class version 55; uses only java.base; no lambdas or nested classes
+ * (only this class is renamed and defined).
+ */
+package cccp.rt;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+/**
+ * Leaves out of stack traces and stack walks the frame a twin keeps on
+ * the stack while it forwards a call to an override that has no twin (a
+ * class made at run time, a mock, a proxy, a class that was not
+ * rewritten). The rewriter puts that call under a line of its own,
+ * LINE, which HotSpot reports for the frame; a frame is left out
+ *   - of a StackTraceElement array when its line is LINE and the frame
+ *     above it (its callee) has the same method name, so that a real
+ *     line 65535 elsewhere stays;
+ *   - of a StackWalker stream when, in addition, its method's last
+ *     parameter is a cccp.rt.CC (a twin; the name is compared first, as
+ *     it costs least).
+ * Everything else is passed through as the JDK made it. Any failure is
+ * reported on stderr once, and the frames are then left as they are.
+ */
+public final class Frames
+    implements Predicate<StackWalker.StackFrame>,
+               Function<Stream<StackWalker.StackFrame>, Object> {
+  /** The line of a twin's forwarding call (FORWARD_LINE in cccp.c). */
+  static final int LINE = 65535;
+  private static final String TWIN = "Lcccp/rt/CC;)";
+  private static final MethodHandle OF, OF_ARRAY, DUMP, WALKER, HAS,
+      REFLECT, HANDLE, HIDDEN, TYPE;
+  private static final Class<?> INFO;
+  private static volatile boolean reported;
+  private static final StackWalker.Option[] SHOW = {
+      StackWalker.Option.SHOW_REFLECT_FRAMES,
+      StackWalker.Option.SHOW_HIDDEN_FRAMES};
+  /* The walkers of 'caller', by the options of the walker asked. */
+  private static final StackWalker[] WALKERS = new StackWalker[4];
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      Class<?> ste = StackTraceElement.class;
+      MethodHandle of;
+      try {       /* of(Object backtrace, int depth) as in JDK 25 */
+        of = l.findStatic(ste, "of", MethodType.methodType(
+            StackTraceElement[].class, Object.class, int.class));
+      } catch (NoSuchMethodException e) {
+        of = l.findStatic(ste, "of", MethodType.methodType(
+            StackTraceElement[].class, Throwable.class, int.class));
+      }
+      OF = of.asType(MethodType.methodType(StackTraceElement[].class,
+                                           Object.class, int.class));
+      MethodHandle ofa = null;
+      try {       /* as in JDK 25 */
+        ofa = l.findStatic(ste, "of", MethodType.methodType(
+            StackTraceElement[].class, StackTraceElement[].class));
+      } catch (NoSuchMethodException e) {
+        /* JDK 17: not called */
+      }
+      OF_ARRAY = ofa;
+      DUMP = MethodHandles.privateLookupIn(Thread.class, l).findStatic(
+          Thread.class, "dumpThreads", MethodType.methodType(
+              StackTraceElement[][].class, Thread[].class));
+      Class<?> ssf = Class.forName("java.lang.StackStreamFactory");
+      Class<?> asw =
+          Class.forName("java.lang.StackStreamFactory$AbstractStackWalker");
+      MethodHandles.Lookup p = MethodHandles.privateLookupIn(ssf, l);
+      WALKER = MethodHandles.privateLookupIn(asw, l).findGetter(
+          asw, "walker", StackWalker.class)
+          .asType(MethodType.methodType(StackWalker.class, Object.class));
+      HAS = l.findVirtual(StackWalker.class, "hasOption",
+          MethodType.methodType(boolean.class, StackWalker.Option.class));
+      MethodType test = MethodType.methodType(boolean.class, Class.class);
+      REFLECT = p.findStatic(ssf, "isReflectionFrame", test);
+      HANDLE = p.findStatic(ssf, "isMethodHandleFrame", test);
+      MethodHandle hidden = null;
+      try {       /* JDK 15 and later (the agent runs on 11) */
+        hidden = l.findVirtual(Class.class, "isHidden",
+                               MethodType.methodType(boolean.class));
+      } catch (NoSuchMethodException e) {
+        /* no hidden classes */
+      }
+      HIDDEN = hidden;
+      INFO = Class.forName("java.lang.StackFrameInfo");
+      MethodHandle type = null;
+      try {       /* as in JDK 25: see 'descriptor' */
+        type = MethodHandles.privateLookupIn(INFO, l).findGetter(
+            INFO, "type", Object.class)
+            .asType(MethodType.methodType(Object.class, Object.class));
+      } catch (NoSuchFieldException e) {
+        /* getDescriptor answers */
+      }
+      TYPE = type;
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /* The stream filter: the method name of the frame before (the
+  ** callee). One instance per walk; the walk of 'caller' has its own. */
+  private String callee;
+
+  private Frames() {}
+
+  /** In place of StackTraceElement.of(backtrace, depth) in Throwable. */
+  public static StackTraceElement[] of(Object backtrace, int depth)
+      throws Throwable {
+    return strip((StackTraceElement[]) OF.invokeExact(backtrace, depth));
+  }
+
+  /** In place of StackTraceElement.of(backtrace, depth) in Throwable
+   *  (as in JDK 17). */
+  public static StackTraceElement[] of(Throwable backtrace, int depth)
+      throws Throwable {
+    return strip((StackTraceElement[]) OF.invokeExact((Object) backtrace,
+                                                      depth));
+  }
+
+  /** In place of StackTraceElement.of(elements) in Thread (another
+   *  thread's stack, as in JDK 25): that only completes the elements it
+   *  returns. */
+  public static StackTraceElement[] of(StackTraceElement[] a)
+      throws Throwable {
+    return strip((StackTraceElement[]) OF_ARRAY.invokeExact(a));
+  }
+
+  /** In place of Thread.dumpThreads (getAllStackTraces; another
+   *  thread's stack as in JDK 17). */
+  public static StackTraceElement[][] dumpThreads(Thread[] ts)
+      throws Throwable {
+    StackTraceElement[][] r = (StackTraceElement[][]) DUMP.invokeExact(ts);
+    if (r != null)
+      for (int i = 0; i < r.length; i++) r[i] = strip(r[i]);
+    return r;
+  }
+
+  /**
+   * In place of 'function.apply(stream)' in StackFrameTraverser: the
+   * user's function gets the stream without forwarding frames. The walk
+   * of 'caller' (an instance of this class) sees all frames.
+   */
+  @SuppressWarnings("unchecked")
+  public static Object apply(Function<Object, Object> f, Object s) {
+    if ((Object) f instanceof Frames) return f.apply(s);
+    return f.apply(((Stream<StackWalker.StackFrame>) s).filter(new Frames()));
+  }
+
+  /**
+   * In place of CallerClassFinder.findCaller() in
+   * StackWalker.getCallerClass ('finder' made for the walker asked):
+   * the class of the caller of the method that asks, as the finder
+   * chooses it (reflection and method-handle frames skipped), with
+   * forwarding frames left out. The finder itself cannot be asked: this
+   * frame, between getCallerClass and the finder, would be its answer.
+   */
+  public static Class<?> caller(Object finder) throws Throwable {
+    StackWalker w = (StackWalker) WALKER.invokeExact(finder);
+    int k = ((boolean) HAS.invokeExact(w, SHOW[0]) ? 1 : 0)
+        | ((boolean) HAS.invokeExact(w, SHOW[1]) ? 2 : 0);
+    StackWalker all = WALKERS[k];
+    if (all == null) {
+      EnumSet<StackWalker.Option> o =
+          EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+      for (int i = 0; i < 2; i++)
+        if ((k & 1 << i) != 0) o.add(SHOW[i]);
+      WALKERS[k] = all = StackWalker.getInstance(o);
+    }
+    Object c = all.walk(new Frames());
+    if (c instanceof Throwable) {
+      report((Throwable) c);
+      throw (Throwable) c;
+    }
+    if (c == null) throw new IllegalCallerException("no caller frame");
+    return (Class<?>) c;
+  }
+
+  /** The walk of 'caller', all frames: from the frame of
+   *  StackWalker.getCallerClass, the second frame the finder would not
+   *  skip, or null. A failure of the filter is returned. */
+  @Override
+  public Object apply(Stream<StackWalker.StackFrame> s) {
+    try {
+      Iterator<StackWalker.StackFrame> it = s.iterator();
+      boolean seen = false;
+      while (!seen && it.hasNext()) {
+        StackWalker.StackFrame f = it.next();
+        seen = f.getDeclaringClass() == StackWalker.class
+            && f.getMethodName().equals("getCallerClass");
+      }
+      StackWalker.StackFrame asks = null;
+      while (it.hasNext()) {
+        StackWalker.StackFrame f = it.next();
+        Class<?> k = f.getDeclaringClass();
+        if ((HIDDEN != null && (boolean) HIDDEN.invokeExact(k))
+            || (boolean) REFLECT.invokeExact(k)
+            || (boolean) HANDLE.invokeExact(k))
+          continue;
+        if (asks == null) {
+          asks = f;
+          continue;
+        }
+        if (forwarding(f) && f.getMethodName().equals(asks.getMethodName()))
+          continue;
+        return k;
+      }
+      return null;
+    } catch (Throwable e) {
+      return e;
+    }
+  }
+
+  /** The stream filter: false for a forwarding frame. Called for each
+   *  frame in order (the stream is sequential and ordered). */
+  @Override
+  public boolean test(StackWalker.StackFrame f) {
+    try {
+      String name = f.getMethodName(), above = callee;
+      callee = name;
+      return !(name.equals(above) && forwarding(f));
+    } catch (UnsupportedOperationException e) {
+      return true;            /* a walk without method names (JDK 25) */
+    } catch (Throwable e) {
+      report(e);
+      return true;
+    }
+  }
+
+  /* 1 for the frame of a twin at its forwarding call. */
+  private static boolean forwarding(StackWalker.StackFrame f)
+      throws Throwable {
+    String d = descriptor(f);
+    return d != null && d.contains(TWIN) && f.getLineNumber() == LINE;
+  }
+
+  /* The descriptor of the method of 'f', or null when the walk has no
+  ** method information. In JDK 25, getDescriptor needs
+  ** RETAIN_CLASS_REFERENCE (it makes a MethodType), but the frame holds
+  ** the descriptor string once its name is known. */
+  private static String descriptor(StackWalker.StackFrame f)
+      throws Throwable {
+    try {
+      return f.getDescriptor();
+    } catch (UnsupportedOperationException e) {
+      if (TYPE == null || f.getClass() != INFO) return null;
+    }
+    f.getMethodName();                    /* fills in name and type */
+    Object t = (Object) TYPE.invokeExact((Object) f);
+    return t instanceof MethodType ? ((MethodType) t).toMethodDescriptorString()
+        : (String) t;
+  }
+
+  /* 'a' without forwarding frames ('a' itself when there are none). */
+  static StackTraceElement[] strip(StackTraceElement[] a) {
+    try {
+      if (a == null) return a;
+      int n = 0;
+      for (int i = 1; i < a.length; i++)
+        if (dropped(a, i)) n++;
+      if (n == 0) return a;
+      StackTraceElement[] r = new StackTraceElement[a.length - n];
+      r[0] = a[0];
+      for (int i = 1, k = 1; i < a.length; i++)
+        if (!dropped(a, i)) r[k++] = a[i];
+      return r;
+    } catch (Throwable e) {
+      report(e);
+      return a;
+    }
+  }
+
+  private static boolean dropped(StackTraceElement[] a, int i) {
+    StackTraceElement e = a[i], callee = a[i - 1];
+    return e != null && callee != null && e.getLineNumber() == LINE
+        && e.getMethodName().equals(callee.getMethodName());
+  }
+
+  /* Once: the filter failed, stack walks show what the JDK made. */
+  private static void report(Throwable e) {
+    if (reported) return;
+    reported = true;
+    try {
+      System.err.println("cccp: stack traces may show forwarding frames: "
+                         + e);
+    } catch (Throwable ignored) {
+      /* nothing more to do */
+    }
+  }
+}
