@@ -75,6 +75,10 @@ typedef struct cr_xf_opts {
   int jop_split;
   int count_bytecodes;
   int count_allocs;
+  /* the class is a definition that the hierarchy hides behind another
+  ** input's of the same name with another shape (cr_hclass_redefined):
+  ** the analysis answered for that one, so its methods get no twins */
+  int hidden;
   /* out, added to by each call */
   uint32_t nesi;            /* ESI twins with instrumented bodies */
   uint32_t nosi;            /* methods instrumented in place (OSI) */
