@@ -132,6 +132,11 @@ uint64_t cr_hclass_order(const cr_hclass *c);
 */
 int cr_hclass_redefined(const cr_hclass *c);
 /*
+** 1 if resolution from class 'cls' may pass a redefined class: 'cls', a
+** superclass or a superinterface of it (after link). Read-only.
+*/
+int cr_hier_redefined_path(const cr_hier *h, const char *cls);
+/*
 ** Each hidden instrumented definition that differs from the kept
 ** instrumented one, in class-name order: 'fn' (may be NULL) gets the name,
 ** the input of the kept definition and that of the hidden one (their

@@ -148,9 +148,7 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   xo.count_bytecodes = r->o->count_bytecodes;
   xo.count_allocs = r->o->count_allocs;
   const char *name = cr_cf_this_name(c);
-  const cr_hclass *hc = name && r->h ? cr_hier_class(r->h, name) : NULL;
-  xo.hidden = hc && cr_hclass_redefined(hc) &&
-              (uint32_t)(cr_hclass_order(hc) >> 32) != w->input;
+  xo.no_twins = name && r->h && cr_hier_redefined_path(r->h, name);
   int rc = cr_xf_cccp(c, &xo, d);
   if (rc) return rc;
   pthread_mutex_lock(&r->mu);

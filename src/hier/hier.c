@@ -950,15 +950,11 @@ const cr_hmethod *cr_hier_select(const cr_hier *h, const char *cls,
   return cr_hier__select(h, c, n, de);
 }
 
-/*
-** 1 if resolution from 'c' may pass a class that two inputs define with
-** different shapes: 'c', a superclass or a superinterface of it. Which
-** definition the JVM loads then decides whether a twin is found, and
-** which method; the original method is there in every definition.
-** Below 'c' the twins' owner check takes care of overrides that have no
-** twin.
-*/
-static int redefined_path(const cr_hier *h, const char *cls) {
+/* Which definition the JVM loads decides whether a twin is found on such
+** a path, and which method; the original is there in every definition.
+** Below the class, the twins' owner check takes care of overrides that
+** have no twin. */
+int cr_hier_redefined_path(const cr_hier *h, const char *cls) {
   const cr_hclass *c = receiver(h, cls);
   if (!c) return 0;
   for (const cr_hclass *k = c; k; k = k->super)
@@ -975,7 +971,7 @@ int cr_hier_site(const cr_hier *h, const char *cls, const char *name,
   if (target) *target = m;
   (void)kind;   /* the rules make the resolved method's answer suffice */
   if (!m || unk) return 0;
-  if (redefined_path(h, cls)) return 0;
+  if (cr_hier_redefined_path(h, cls)) return 0;
   return !(m->flags & CR_HM_NONOVL);
 }
 
@@ -990,7 +986,7 @@ int cr_hier_site_exhaustive(const cr_hier *h, const char *cls,
   const cr_hmethod *r = cr_hier_resolve(h, cls, name, desc, &unk);
   if (!r || unk) return 0;
   if (r->flags & CR_HM_NONOVL) return 0;
-  if (redefined_path(h, cls)) return 0;
+  if (cr_hier_redefined_path(h, cls)) return 0;
   if (kind == CR_SITE_STATIC || kind == CR_SITE_SPECIAL ||
       !cr_hier__virtual(r))
     return 1;

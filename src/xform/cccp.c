@@ -1247,7 +1247,7 @@ static int do_method(xf *x, uint32_t k) {
   if (!name || !desc) return oom(x);
   if (!cr_desc_is_method(desc, strlen(desc))) return 0;
   int clinit = strcmp(name, "<clinit>") == 0;
-  const cr_hmethod *hm = x->o->hidden ? NULL
+  const cr_hmethod *hm = x->o->no_twins ? NULL
                                        : cr_hier_method(x->o->h, x->name,
                                                         name, desc);
   unsigned hf = hm ? cr_hmethod_flags(hm) : CR_HM_NONOVL | CR_HM_NONWRAP;
