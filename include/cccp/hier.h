@@ -123,6 +123,29 @@ int cr_hclass_in_jdk_package(const cr_hclass *c);
 int cr_hier_jdk_package(const cr_hier *h, const char *name);
 /* The 'order' it was added with (see 'cr_hier_add_class'). */
 uint64_t cr_hclass_order(const cr_hclass *c);
+/*
+** 1 if another definition of its name (not a JDK module's) was added that
+** the hierarchy hides and that differs from it in access, supertypes or
+** method signatures (after link). The JVM loads whichever comes first on
+** the class path, so no call site resolving through it gets the twin
+** protocol (see 'cr_hier_site').
+*/
+int cr_hclass_redefined(const cr_hclass *c);
+/*
+** 1 if resolution from class 'cls' may pass a redefined class: 'cls', a
+** superclass or a superinterface of it (after link). Read-only.
+*/
+int cr_hier_redefined_path(const cr_hier *h, const char *cls);
+/*
+** Each hidden instrumented definition that differs from the kept
+** instrumented one, in class-name order: 'fn' (may be NULL) gets the name,
+** the input of the kept definition and that of the hidden one (their
+** 'order >> 32'). Returns how many. After 'cr_hier_link'.
+*/
+typedef void (*cr_hier_redef_fn)(void *ctx, const char *name,
+                                 uint32_t kept_input, uint32_t other_input);
+size_t cr_hier_each_redefined(const cr_hier *h, cr_hier_redef_fn fn,
+                              void *ctx);
 /* 1 if every supertype (transitively) is known. */
 int cr_hclass_complete(const cr_hclass *c);
 /* Every known superinterface, transitively, including those of the
@@ -204,7 +227,9 @@ enum {
 ** interface calls the rules guarantee that the resolved method is
 ** non-overloadable as soon as any overrider in a known subtype is); 0 if
 ** the site must use the thread-local protocol (including unresolvable
-** and unknown references). '*target' (if not NULL) gets the resolved
+** and unknown references, and references whose resolution may pass a
+** class that two inputs define differently: see 'cr_hclass_redefined').
+** '*target' (if not NULL) gets the resolved
 ** method or NULL. Read-only, thread-safe.
 */
 int cr_hier_site(const cr_hier *h, const char *cls, const char *name,

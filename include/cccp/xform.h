@@ -75,6 +75,13 @@ typedef struct cr_xf_opts {
   int jop_split;
   int count_bytecodes;
   int count_allocs;
+  /* the class or one of its supertypes has two definitions of other
+  ** shapes (cr_hier_redefined_path): its methods get no twins. No call
+  ** site reaches them through such a class, the analysis answered for
+  ** only one of the definitions, and a twin could meet a final twin of
+  ** the other one where the original meets the final original (the
+  ** IncompatibleClassChangeError would name the twin) */
+  int no_twins;
   /* out, added to by each call */
   uint32_t nesi;            /* ESI twins with instrumented bodies */
   uint32_t nosi;            /* methods instrumented in place (OSI) */

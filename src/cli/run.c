@@ -147,6 +147,8 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   xo.jop_split = r->o->jop_split;
   xo.count_bytecodes = r->o->count_bytecodes;
   xo.count_allocs = r->o->count_allocs;
+  const char *name = cr_cf_this_name(c);
+  xo.no_twins = name && r->h && cr_hier_redefined_path(r->h, name);
   int rc = cr_xf_cccp(c, &xo, d);
   if (rc) return rc;
   pthread_mutex_lock(&r->mu);

@@ -116,6 +116,81 @@ static int add_default_jdk(const cli_opts *o, cr_hier *h, size_t order,
   return rc;
 }
 
+/* Classes that two inputs define differently, per pair of inputs. */
+typedef struct redef_pair {
+  uint32_t kept, other;
+  size_t n;
+  const char *names[3];
+} redef_pair;
+
+typedef struct redef_ctx {
+  redef_pair *v;
+  size_t n, cap;
+  int oom;
+} redef_ctx;
+
+static void note_redefined(void *ctx, const char *name, uint32_t kept,
+                           uint32_t other) {
+  redef_ctx *r = ctx;
+  if (kept == other || r->oom) return;  /* one input: its own business */
+  size_t i = 0;
+  while (i < r->n && (r->v[i].kept != kept || r->v[i].other != other)) i++;
+  if (i == r->n) {
+    if (r->n == r->cap) {
+      size_t nc = r->cap ? r->cap * 2 : 8;
+      redef_pair *nv = cr_realloc(r->v, nc * sizeof *nv);
+      if (!nv) {
+        r->oom = 1;
+        return;
+      }
+      r->v = nv;
+      r->cap = nc;
+    }
+    memset(&r->v[r->n], 0, sizeof r->v[r->n]);
+    r->v[r->n].kept = kept;
+    r->v[r->n++].other = other;
+  }
+  redef_pair *p = &r->v[i];
+  if (p->n < 3) p->names[p->n] = name;
+  p->n++;
+}
+
+/*
+** One warning per pair of inputs that define classes of the same names
+** with other supertypes, access or method signatures: the JVM loads the
+** copy of the input that comes first on the class path, and the analysis
+** follows the first input on the command line. The instrumentation stays
+** transparent either way (no twin call resolves through such a class, and
+** the hidden copies get no twins); what the profile shows of calls into
+** them follows the copy the analysis saw.
+*/
+static void warn_redefined(const cr_hier *h, cr_input **ins, size_t nins) {
+  redef_ctx r = {0};
+  cr_hier_each_redefined(h, note_redefined, &r);
+  for (size_t i = 0; i < r.n; i++) {
+    const redef_pair *p = &r.v[i];
+    if (p->kept >= nins || p->other >= nins) continue;
+    char list[1024];
+    size_t len = 0;
+    list[0] = '\0';
+    for (size_t k = 0; k < p->n && k < 3; k++) {
+      int m = snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "",
+                       p->names[k]);
+      if (m < 0 || (size_t)m >= sizeof list - len) break;
+      len += (size_t)m;
+    }
+    cli_warn("%s and %s define %zu %s of the same name%s differently (%s%s):"
+             " the JVM loads the copies of the one first on the class path;"
+             " the analysis follows %s (give the inputs in class path "
+             "order); calls through these classes use the thread-local "
+             "protocol",
+             cr_input_path(ins[p->kept]), cr_input_path(ins[p->other]),
+             p->n, p->n == 1 ? "class" : "classes", p->n == 1 ? "" : "s",
+             list, p->n > 3 ? ", ..." : "", cr_input_path(ins[p->kept]));
+  }
+  cr_free(r.v);
+}
+
 int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
                     cr_input **cp, size_t ncp, cli_whole *w, int *exit_code,
                     cr_diag *d) {
@@ -167,6 +242,7 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   }
   if (nmiss > show)
     cli_warn("%zu more missing classes (-v lists them)", nmiss - show);
+  warn_redefined(w->h, ins, nins);
 
   if (headers_only(o)) {
     *exit_code = EXIT_OK;

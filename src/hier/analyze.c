@@ -10,7 +10,8 @@
 
 #include "hier_int.h"
 
-enum { ACC_PRIVATE = 0x2, ACC_STATIC = 0x8, ACC_NATIVE = 0x100,
+enum { ACC_PRIVATE = 0x2, ACC_STATIC = 0x8, ACC_FINAL = 0x10,
+       ACC_NATIVE = 0x100,
        ACC_INTERFACE = 0x200, ACC_ABSTRACT = 0x400 };
 
 /* FIFO of methods that became non-overloadable and await propagation. */
@@ -179,6 +180,21 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
       if (isid && (m->access & ACC_ABSTRACT)) {
         mark(&w, m, R_SEED, isid, NULL, NULL);
         continue;
+      }
+      /* It overrides a final method (a class compiled against another
+      ** version of its superclass): the class cannot be loaded, and the
+      ** IncompatibleClassChangeError must name the original, which
+      ** HotSpot may not when a twin overrides the final one's twin. */
+      if ((m->flags & CR_HM_VIRTUAL) && c->super &&
+          !(c->access & ACC_INTERFACE)) {
+        const cr_hmethod *t =
+            cr_hier__select(h, c->super, m->name, m->desc);
+        if (t && (t->access & ACC_FINAL) && !(t->access & ACC_PRIVATE)) {
+          const char *id = intern_id(h, "overrides-final");
+          if (!id) w.oom = 1;
+          mark(&w, m, R_SEED, id, NULL, NULL);
+          continue;
+        }
       }
       cr_pol_method pm = {c->name, m->name, m->desc, m->access, m->nannots,
                           m->annots};

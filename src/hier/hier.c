@@ -160,25 +160,59 @@ static int wins(const cr_hier__cdef *n, const cr_hclass *o) {
 
 /* Remember a hidden definition of 'sym' (caller holds mu). */
 static int shadow(cr_hier *h, hsym *sym, const char *super_name,
-                  uint64_t order, uint16_t access) {
+                  uint64_t order, uint64_t shp, uint16_t access,
+                  int instrumented, int jdk_module) {
   hshadow *x = cr_arena_alloc(h->a, sizeof *x);
   if (!x) return CR_ENOMEM;
   x->next = sym->shadows;
   x->super_name = super_name;
   x->order = order;
+  x->shape = shp;
   x->access = access;
+  x->instrumented = (uint8_t)!!instrumented;
+  x->jdk_module = (uint8_t)!!jdk_module;
   sym->shadows = x;
   return 0;
+}
+
+static uint64_t mix64(uint64_t z) {    /* splitmix64's finaliser */
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/*
+** What resolution and the analysis read of a definition: access,
+** supertypes, and each method's name, descriptor and access (in any
+** order); not code, which each definition's own rewrite keeps. Two
+** definitions of one name with the same shape get the same twins and
+** resolve every call alike.
+*/
+static uint64_t shape_of(const cr_hier__cdef *def) {
+  uint64_t s = mix64(def->access + 1);
+  s = mix64(s ^ (def->super_name ? SYM(def->super_name)->hash : 0));
+  for (uint32_t i = 0; i < def->nifaces; i++)
+    s = mix64(s ^ SYM(def->ifaces[i])->hash);
+  uint64_t ms = 0;
+  for (uint32_t i = 0; i < def->nmethods; i++) {
+    const cr_hier__mdef *m = &def->methods[i];
+    ms += mix64(((uint64_t)SYM(m->name)->hash << 32 | SYM(m->desc)->hash) ^
+                mix64(m->access));
+  }
+  return mix64(s ^ mix64(ms + def->nmethods));
 }
 
 int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
   hsym *sym = SYM(def->name);
   cr_hclass *c = sym->cls;
+  uint64_t shp = shape_of(def);
   if (c && !wins(def, c))
-    return shadow(h, sym, def->super_name, def->order, def->access)
+    return shadow(h, sym, def->super_name, def->order, shp, def->access,
+                  def->instrumented, def->jdk_module)
                ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
                : 0;
-  if (c && shadow(h, sym, c->super_name, c->order, c->access))
+  if (c && shadow(h, sym, c->super_name, c->order, c->shape, c->access,
+                  c->instrumented, c->jdk_module))
     return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (!c) {
     c = cr_arena_calloc(h->a, 1, sizeof *c);
@@ -193,6 +227,7 @@ int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
   c->from_summary = (uint8_t)!!def->from_summary;
   c->jdk_module = (uint8_t)!!def->jdk_module;
   c->order = def->order;
+  c->shape = shp;
   c->nifaces = def->nifaces;
   if (def->nifaces) {
     c->iface_names = cr_arena_calloc(h->a, def->nifaces, sizeof(char *));
@@ -532,6 +567,17 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
     if (h->syms[i] && h->syms[i]->cls) h->sorted[n++] = h->syms[i]->cls;
   h->nclasses = n;
   qsort(h->sorted, n, sizeof *h->sorted, byname);
+  /* A hidden definition with another shape: the JVM may load either
+  ** (whichever input comes first on the class path). Not for a JDK
+  ** module's class, which the JVM loads whatever the class path says. */
+  for (size_t i = 0; i < h->capsyms; i++) {
+    const hsym *sym = h->syms[i];
+    cr_hclass *c = sym ? sym->cls : NULL;
+    if (!c || c->jdk_module) continue;
+    c->redefined = 0;
+    for (const hshadow *x = sym->shadows; x; x = x->next)
+      if (!x->jdk_module && x->shape != c->shape) c->redefined = 1;
+  }
   h->linked = 1;
   if (jdk_packages(h)) goto oom;
 
@@ -716,6 +762,24 @@ int cr_hclass_instrumented(const cr_hclass *c) { return c->instrumented; }
 int cr_hclass_jdk_module(const cr_hclass *c) { return c->jdk_module; }
 int cr_hclass_in_jdk_package(const cr_hclass *c) { return c->in_jdk_pkg; }
 uint64_t cr_hclass_order(const cr_hclass *c) { return c->order; }
+int cr_hclass_redefined(const cr_hclass *c) { return c->redefined; }
+
+size_t cr_hier_each_redefined(const cr_hier *h, cr_hier_redef_fn fn,
+                              void *ctx) {
+  size_t n = 0;
+  for (size_t i = 0; h->linked && i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    if (!c->redefined || !c->instrumented) continue;
+    for (const hshadow *x = SYM(c->name)->shadows; x; x = x->next) {
+      if (!x->instrumented || x->jdk_module || x->shape == c->shape)
+        continue;
+      n++;
+      if (fn) fn(ctx, c->name, (uint32_t)(c->order >> 32),
+                 (uint32_t)(x->order >> 32));
+    }
+  }
+  return n;
+}
 const cr_hclass *cr_hier_cycle_class(const cr_hier *h) { return h->cycle; }
 int cr_hclass_complete(const cr_hclass *c) { return c->complete; }
 uint32_t cr_hclass_method_count(const cr_hclass *c) { return c->nmethods; }
@@ -886,6 +950,20 @@ const cr_hmethod *cr_hier_select(const cr_hier *h, const char *cls,
   return cr_hier__select(h, c, n, de);
 }
 
+/* Which definition the JVM loads decides whether a twin is found on such
+** a path, and which method; the original is there in every definition.
+** Below the class, the twins' owner check takes care of overrides that
+** have no twin. */
+int cr_hier_redefined_path(const cr_hier *h, const char *cls) {
+  const cr_hclass *c = receiver(h, cls);
+  if (!c) return 0;
+  for (const cr_hclass *k = c; k; k = k->super)
+    if (k->redefined) return 1;
+  for (uint32_t i = 0; i < c->nall; i++)
+    if (c->all[i] && c->all[i]->redefined) return 1;
+  return 0;
+}
+
 int cr_hier_site(const cr_hier *h, const char *cls, const char *name,
                  const char *desc, int kind, const cr_hmethod **target) {
   int unk = 0;
@@ -893,6 +971,7 @@ int cr_hier_site(const cr_hier *h, const char *cls, const char *name,
   if (target) *target = m;
   (void)kind;   /* the rules make the resolved method's answer suffice */
   if (!m || unk) return 0;
+  if (cr_hier_redefined_path(h, cls)) return 0;
   return !(m->flags & CR_HM_NONOVL);
 }
 
@@ -907,6 +986,7 @@ int cr_hier_site_exhaustive(const cr_hier *h, const char *cls,
   const cr_hmethod *r = cr_hier_resolve(h, cls, name, desc, &unk);
   if (!r || unk) return 0;
   if (r->flags & CR_HM_NONOVL) return 0;
+  if (cr_hier_redefined_path(h, cls)) return 0;
   if (kind == CR_SITE_STATIC || kind == CR_SITE_SPECIAL ||
       !cr_hier__virtual(r))
     return 1;

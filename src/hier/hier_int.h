@@ -20,7 +20,9 @@ typedef struct hshadow {
   struct hshadow *next;
   const char *super_name;       /* interned; NULL for none */
   uint64_t order;
+  uint64_t shape;               /* see 'cr_hclass.shape' */
   uint16_t access;
+  uint8_t instrumented, jdk_module;
 } hshadow;
 
 typedef struct hsym {
@@ -65,7 +67,9 @@ struct cr_hclass {
   uint8_t in_jdk_pkg;           /* not, but in such a package (link) */
   uint8_t complete;             /* every supertype known (after link) */
   uint8_t color;                /* link: DFS state */
+  uint8_t redefined;            /* link: a hidden definition differs */
   uint64_t order;
+  uint64_t shape;               /* digest of supertypes, access, methods */
   cr_hclass *super;             /* linked; NULL if none or missing */
   cr_hclass **ifaces;           /* linked; NULL entries where missing */
   cr_hclass **all;              /* every superinterface, transitively, */

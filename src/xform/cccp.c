@@ -1267,7 +1267,9 @@ static int do_method(xf *x, uint32_t k) {
   if (!name || !desc) return oom(x);
   if (!cr_desc_is_method(desc, strlen(desc))) return 0;
   int clinit = strcmp(name, "<clinit>") == 0;
-  const cr_hmethod *hm = cr_hier_method(x->o->h, x->name, name, desc);
+  const cr_hmethod *hm = x->o->no_twins ? NULL
+                                       : cr_hier_method(x->o->h, x->name,
+                                                        name, desc);
   unsigned hf = hm ? cr_hmethod_flags(hm) : CR_HM_NONOVL | CR_HM_NONWRAP;
   int ovl = !clinit && !(hf & CR_HM_NONOVL);
   int wrap = !(hf & CR_HM_NONWRAP);

@@ -971,6 +971,73 @@ START_TEST(test_hier_rules__duplicates) {
 }
 END_TEST
 
+static void note_redef(void *ctx, const char *name, uint32_t kept,
+                       uint32_t other) {
+  char *buf = ctx;
+  size_t len = strlen(buf);
+  snprintf(buf + len, 256 - len, "%s %u %u;", name, kept, other);
+}
+
+/*
+** Two inputs define hi/R1A: an identical copy changes nothing; a copy
+** whose method has other access flags makes it redefined, and with it the
+** resolution path of its subclass R1B, so that no site through them passes
+** the node. Identical and JDK module copies are never listed.
+*/
+START_TEST(test_hier_rules__redefined) {
+  const char *fx = tu_fixtures();
+  char p[4096];
+  size_t n[2];
+  uint8_t *b[2];
+  snprintf(p, sizeof p, "%s/hi/R1A.class", fx);
+  b[0] = tu_slurp(p, &n[0]);
+  snprintf(p, sizeof p, "%s/hi/R1B.class", fx);
+  b[1] = tu_slurp(p, &n[1]);
+  ck_assert_ptr_nonnull(b[0]);
+  ck_assert_ptr_nonnull(b[1]);
+  for (int variant = 0; variant < 2; variant++) {
+    cr_hier *h;
+    cr_diag d;
+    cr_diag_clear(&d);
+    ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+    add_bytes(h, b[0], n[0], CR_HIER_INSTRUMENTED, 1ull << 32, 0);
+    add_bytes(h, b[0], n[0], CR_HIER_INSTRUMENTED, 2ull << 32, 0);
+    add_bytes(h, b[1], n[1], CR_HIER_INSTRUMENTED, 4ull << 32, 0);
+    if (variant) {            /* the same class with a final method */
+      cr_arena *a = cr_arena_new();
+      cr_class *c;
+      ck_assert_int_eq(cr_cf_parse(&c, a, b[0], n[0], &d), 0);
+      ck_assert_uint_gt(c->nmethods, 1);
+      c->methods[1].flags ^= 0x10;
+      ck_assert_int_eq(
+          cr_hier_add_class(h, c, CR_HIER_INSTRUMENTED, 3ull << 32, &d), 0);
+      cr_arena_free(a);
+    }
+    ck_assert_int_eq(cr_hier_link(h, &d), 0);
+    const cr_hclass *r1a = cr_hier_class(h, "hi/R1A");
+    ck_assert_uint_eq(cr_hclass_order(r1a), 1ull << 32);
+    ck_assert_int_eq(cr_hclass_redefined(r1a), variant);
+    ck_assert_int_eq(cr_hier_redefined_path(h, "hi/R1A"), variant);
+    ck_assert_int_eq(cr_hier_redefined_path(h, "hi/R1B"), variant);
+    ck_assert_int_eq(cr_hier_redefined_path(h, "hi/Nope"), 0);
+    char buf[256] = "";
+    ck_assert_uint_eq(cr_hier_each_redefined(h, note_redef, buf),
+                      (size_t)variant);
+    ck_assert_str_eq(buf, variant ? "hi/R1A 1 3;" : "");
+    ck_assert_int_eq(cr_hier_analyze(h, NULL, &d), 0);
+    ck_assert_int_eq(
+        cr_hier_site(h, "hi/R1B", "m", "()V", CR_SITE_VIRTUAL, NULL),
+        !variant);
+    ck_assert_int_eq(cr_hier_site_exhaustive(h, "hi/R1B", "m", "()V",
+                                             CR_SITE_VIRTUAL),
+                     !variant);
+    cr_hier_free(h);
+  }
+  free(b[0]);
+  free(b[1]);
+}
+END_TEST
+
 /*
 ** A JDK module's definition beats the inputs' (JEP 261: the module's class
 ** is the one loaded), and a class of the inputs in a package of a JDK
@@ -1053,6 +1120,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__oom_sweep_summary_app);
   tcase_add_test(tc, test_hier_rules__threads);
   tcase_add_test(tc, test_hier_rules__duplicates);
+  tcase_add_test(tc, test_hier_rules__redefined);
   tcase_add_test(tc, test_hier_rules__jdk_packages);
   suite_add_tcase(s, tc);
   return s;

@@ -1,0 +1,6 @@
+package dup;
+
+/* a.jar's definition: no static initializer. */
+public interface Tagged {
+  String label();
+}
