@@ -1015,24 +1015,32 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   }
   int native = t && (cr_hmethod_access(t) & ACC_NATIVE);
   int app = t && cr_hclass_instrumented(cr_hmethod_class(t));
+  /* a virtual or interface call that may select another method than the
+  ** one it names: the runtime picks the node by the receiver's class
+  ** (CC.enterv) */
+  int dyn = t && (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
+            !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
+            !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
+            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+  const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   if (app && !native) {
-    wrap_site(x, b, i, ccl, prev, NULL, init_this, NULL);
+    /* An application method without twins: an instrumented selection
+    ** makes its node from the slot, but the receiver's class may inherit
+    ** the method from the library instead (groovy's SoftRef implements
+    ** its Reference.get with java.lang.ref.SoftReference's) or be made at
+    ** run time; CC.enterv names that method then, and leaves the slot to
+    ** an instrumented one. */
+    mid *m = dyn ? get_mid(x, cls, name, desc, 0, CR_XF_MID_APP) : NULL;
+    if (dyn && !m) return;
+    wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
     x->o->nsites_tl++;
     return;
   }
-  const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   int flags = (native ? CR_XF_MID_NATIVE : 0) |
               (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
   mid *m = get_mid(x, cls, name, desc, 0, flags);
   if (!m) return;
-  /* a virtual or interface call into the library that may select another
-  ** method than the one it names: the runtime picks the node by the
-  ** receiver's class (CC.enterv) */
-  int dyn = !app && t && (kind == CR_SITE_VIRTUAL ||
-                          kind == CR_SITE_INTERFACE) &&
-            !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
-            !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
-            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+  dyn = dyn && !app;
   wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
   x->o->nsites_node++;
 }

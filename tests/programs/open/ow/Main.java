@@ -22,6 +22,11 @@ public class Main {
     }
   }
 
+  /* Sized.size: ArrayList's for a Bag, Fixed's own for a Fixed */
+  static int sizes(Sized a, Sized b) {
+    return a.size() * 10 + b.size();
+  }
+
   public static void main(String[] args) throws Throwable {
     Base sub = (Base) Class.forName("ext.Sub").getDeclaredConstructor().newInstance();
     System.out.println("virtual " + sub.get());
@@ -61,6 +66,10 @@ public class Main {
     Leaf leaf = new Leaf();
     System.out.println("instrumented below not rewritten " + leaf.get() + " "
         + leaf.twiceLeaf() + " " + leaf.viaHook(5));
+
+    Bag bag = new Bag();
+    bag.add("x");
+    System.out.println("inherited from the library " + sizes(bag, new Fixed()));
 
     Base plain = new Base();
     int sum = 0;
