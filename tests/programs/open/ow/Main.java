@@ -67,6 +67,9 @@ public class Main {
     System.out.println("instrumented below not rewritten " + leaf.get() + " "
         + leaf.twiceLeaf() + " " + leaf.viaHook(5));
 
+    System.out.println("made by its superclass's initializer " + new Inner().twice
+        + " " + Outer.FIRST.value());
+
     Bag bag = new Bag();
     bag.add("x");
     System.out.println("inherited from the library " + sizes(bag, new Fixed()));
