@@ -316,22 +316,48 @@ static void emit_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
   emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
 }
 
-/*
-** Set every id field: "ldc cls; ldc name; ldc desc; ldc size; bipush
-** flags; invokestatic register; putstatic F" for each, before 'at'.
-*/
-static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
+/* "ldc cls; ldc name; ldc desc; ldc size; bipush flags; invokestatic
+** register" before 'at': the id of 'm', registered. */
+static void emit_register(xf *x, cr_body *b, cr_insn *at, const mid *m) {
   cr_cpool *cp = x->c->cp;
+  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
+  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->name, x->d)));
+  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
+  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
+  emit(x, b, at, CR_OP_BIPUSH, m->flags);
+  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
+}
+
+/*
+** Push the id of a method's own node before 'at'. An id field is set by
+** '<clinit>', which has not run yet while the class's initialization is
+** in progress further up the thread's stack (JVMS 5.5: initializing a
+** class starts with its superclasses, whose '<clinit>' may make an
+** instance of it): "getstatic F; dup; ifne L; pop; <register>; L:" then
+** registers the id on the spot, as '<clinit>' will. A dynamic constant
+** resolves without the class's initialization.
+*/
+static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
+  emit_mid(x, b, at, m);
+  if (x->condy) return;
+  cr_insn *l = cr_label_new(b);
+  if (!l) {
+    oom(x);
+    return;
+  }
+  emit(x, b, at, CR_OP_DUP, 0);
+  cr_insn *br = emit(x, b, at, CR_OP_IFNE, 0);
+  if (br) br->target = l;
+  emit(x, b, at, CR_OP_POP, 0);
+  emit_register(x, b, at, m);
+  cr_body_insert_before(b, at, l);
+}
+
+/* Set every id field: "<register>; putstatic F" for each, before 'at'. */
+static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
   for (uint32_t k = 0; k < x->nmids; k++) {
-    const mid *m = &x->mids[k];
-    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
-    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->name, x->d)));
-    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
-    emit(x, b, at, CR_OP_LDC,
-         cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
-    emit(x, b, at, CR_OP_BIPUSH, m->flags);
-    emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
-    emit(x, b, at, CR_OP_PUTSTATIC, m->idx);
+    emit_register(x, b, at, &x->mids[k]);
+    emit(x, b, at, CR_OP_PUTSTATIC, x->mids[k].idx);
   }
 }
 
@@ -1035,24 +1061,32 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   }
   int native = t && (cr_hmethod_access(t) & ACC_NATIVE);
   int app = t && cr_hclass_instrumented(cr_hmethod_class(t));
+  /* a virtual or interface call that may select another method than the
+  ** one it names: the runtime picks the node by the receiver's class
+  ** (CC.enterv) */
+  int dyn = t && (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
+            !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
+            !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
+            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+  const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   if (app && !native) {
-    wrap_site(x, b, i, ccl, prev, NULL, init_this, NULL);
+    /* An application method without twins: an instrumented selection
+    ** makes its node from the slot, but the receiver's class may inherit
+    ** the method from the library instead (groovy's SoftRef implements
+    ** its Reference.get with java.lang.ref.SoftReference's) or be made at
+    ** run time; CC.enterv names that method then, and leaves the slot to
+    ** an instrumented one. */
+    mid *m = dyn ? get_mid(x, cls, name, desc, 0, CR_XF_MID_APP) : NULL;
+    if (dyn && !m) return;
+    wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
     x->o->nsites_tl++;
     return;
   }
-  const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   int flags = (native ? CR_XF_MID_NATIVE : 0) |
               (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
   mid *m = get_mid(x, cls, name, desc, 0, flags);
   if (!m) return;
-  /* a virtual or interface call into the library that may select another
-  ** method than the one it names: the runtime picks the node by the
-  ** receiver's class (CC.enterv) */
-  int dyn = !app && t && (kind == CR_SITE_VIRTUAL ||
-                          kind == CR_SITE_INTERFACE) &&
-            !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
-            !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
-            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+  dyn = dyn && !app;
   wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
   x->o->nsites_node++;
 }
@@ -1147,7 +1181,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   }
   if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
   else emit(x, b, first, CR_OP_INVOKESTATIC, x->r_get);
-  emit_mid(x, b, first, me);
+  emit_own_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   emit(x, b, first, CR_OP_ASTORE, ccl);
   /* The extra parameter's slot is the original's first free local; where

@@ -182,6 +182,12 @@ suite() {
       name_under "$P" ow/Shape.describe ext/Circle.name
     check "JDK $v: interface default inherited by a lambda stays instrumented" \
       name_under "$P" ow/Shape.describe ow/Shape.name
+    check "JDK $v: an application interface method a class inherits from the library is a node" \
+      name_under "$P" ow/Main.sizes java/util/ArrayList.size
+    check "JDK $v: ... and one a class declares is its own node" \
+      name_under "$P" ow/Main.sizes ow/Fixed.size
+    check "JDK $v: a constructor that runs before its class's initializer is a node" \
+      name_under "$P" 'ow/Outer.<clinit>' 'ow/Inner.<init>'
     # closed world: documented to differ, and it does (else this suite
     # would pass without exercising open-world dispatch)
     (cd "$d" && "$J/bin/java" @"$B/n2b/cccp.args" \

@@ -3,12 +3,12 @@
 # every jar of the class path their launcher uses is rewritten with
 # default options (the manifest Class-Path closure comes along), no policy
 # files, no special flags; the instrumented run must print and write
-# exactly what the plain run does, on JDK 17 and 25. Jython (Python
-# compiled to classes at run time, its manifest names 26 jars), Batik
-# (SVG to PNG, the class path of Debian's rasterizer script) and Lucene
-# (the demo: index files, then search them). Times in messages are
-# masked. An application whose jars are missing is skipped with a message.
-# (xalan and FOP: test_load_apps.sh; rhino, antlr, h2, clojure, groovy:
+# exactly what the plain run does, on JDK 17 and 25. Batik (SVG to PNG,
+# the class path of Debian's rasterizer script) and Lucene (the demo:
+# index files, then search them). Times in messages are masked. An
+# application whose jars are missing is skipped with a message. (xalan
+# and FOP: test_load_apps.sh; rhino, antlr, h2, clojure, groovy, jython,
+# and FOP, Batik and Lucene runs that the JVMTI oracle can follow:
 # test_apps.sh.)
 #
 # Environment: CCCP_REWRITE, BUILD, JDK17, JDK25.
@@ -80,8 +80,6 @@ app() {
     check "$name on JDK $v: profile written" test -s "$I/cct.xml"
   done
 }
-
-app jython "$SJ/jython.jar" ":" org.python.util.jython "$DATA/work.py"
 
 BATIK="$SJ/xercesImpl.jar $SJ/batik-all.jar $SJ/xml-apis-ext.jar \
 $SJ/batik-transcoder.jar $SJ/fop.jar $SJ/xmlgraphics-commons.jar \

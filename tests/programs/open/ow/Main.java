@@ -24,6 +24,11 @@ public class Main {
     }
   }
 
+  /* Sized.size: ArrayList's for a Bag, Fixed's own for a Fixed */
+  static int sizes(Sized a, Sized b) {
+    return a.size() * 10 + b.size();
+  }
+
   public static void main(String[] args) throws Throwable {
     Base sub = (Base) Class.forName("ext.Sub").getDeclaredConstructor().newInstance();
     System.out.println("virtual " + sub.get());
@@ -65,6 +70,12 @@ public class Main {
         + leaf.twiceLeaf() + " " + leaf.viaHook(5));
 
     stacks(sub, dyn, circle);
+    System.out.println("made by its superclass's initializer " + new Inner().twice
+        + " " + Outer.FIRST.value());
+
+    Bag bag = new Bag();
+    bag.add("x");
+    System.out.println("inherited from the library " + sizes(bag, new Fixed()));
 
     Base plain = new Base();
     int sum = 0;
