@@ -114,7 +114,7 @@ $(RT_JAR): $(RT_SRC) $(AGENT_SRC) runtime-java/MANIFEST.MF
 	@rm -rf $(BUILD)/rt-classes
 	@mkdir -p $(BUILD)/rt-classes
 	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options -d $(BUILD)/rt-classes $(RT_SRC),true)
-	$(JAVAC) --release 11 -nowarn -d $(BUILD)/rt-classes $(AGENT_SRC)
+	$(JAVAC) --release 11 -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
 	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
 
 $(EXAMPLE_JAR): $(EXAMPLE_SRC)

@@ -463,6 +463,12 @@ static int overridable(xf *x, uint16_t cls_acc, uint16_t acc,
   return (cls_acc & ACC_INTERFACE) || !(cls_acc & ACC_FINAL);
 }
 
+/* The line of a twin's forwarding block ('emit_dispatch') and of a
+** delegating twin ('delegate'): no source line is 65535 in practice, and
+** the agent drops a stack frame at this line in an instrumented method
+** (runtime-java/agent). */
+#define FORWARD_LINE 65535
+
 static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
                           const char *desc, const mid *me, int p, int prev);
 
@@ -527,7 +533,13 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
       x->err = x->d->code;
   }
   if (check && !x->err) emit_dispatch(x, b, go, name, desc, m, p, prev);
+  /* the whole twin is a frame the original program does not have: under
+  ** the forwarding line, it is left out of stack traces and walks, also
+  ** when its callee's frame does not show (a lambda's class is hidden) */
+  cr_insn *top = emit_label(x, b, b->first);
   if (x->err) return x->err;
+  b->line_at = top;
+  b->line = FORWARD_LINE;
   (void)call;
   return commit(x, b, md);
 }
@@ -647,11 +659,6 @@ static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
     x->err = x->d->code;
   if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
 }
-
-/* The line of a twin's forwarding block ('emit_dispatch'): no source
-** line is 65535 in practice, and the agent drops a stack frame at this
-** line when its callee has the same name (runtime-java/agent). */
-#define FORWARD_LINE 65535
 
 /*
 ** The owner check at the start of a twin of an overridable method 'name'

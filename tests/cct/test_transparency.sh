@@ -3,8 +3,9 @@
 # public methods, constructors and fields, getDeclaredMethod and friends,
 # java.beans properties, record components, enum constants, the default
 # serialVersionUID) and what stack walks show (printStackTrace,
-# StackWalker, Thread.getStackTrace indexed) are byte-identical to the
-# plain run, on JDK 17 and 25. The program is tests/programs/transparent.
+# StackWalker, Thread.getStackTrace indexed; also inside lambdas and method
+# references implementing an interface of the program, and a native method)
+# are byte-identical to the plain run, on JDK 17 and 25. The program is tests/programs/transparent.
 # A run without the runtime's agent must differ (the suite can fail).
 #
 # Environment: CCCP_REWRITE, BUILD (cccp-rt.jar), JDK17, JDK25.
@@ -49,5 +50,7 @@ for J in "${JDKS[@]}"; do
      tp.Main >noagent.txt 2>&1)
   check "JDK $v: without the agent, reflection shows the twins" \
     grep -q "cccp.rt.CC" "$d/noagent.txt"
+  check "JDK $v: without the agent, the interface's twin shows under a lambda" \
+    grep -q "at tp.Lambdas\$Fn.apply(Lambdas.java:65535)" "$d/noagent.txt"
 done
 finish

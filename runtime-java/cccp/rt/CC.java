@@ -8,6 +8,7 @@ package cccp.rt;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 
 /**
  * A node of the calling-context tree (CCT), and the static entry points the
@@ -328,6 +329,9 @@ public class CC {
     static int[] size = new int[256];
     static int[] flags = new int[256];
     static int n;                   // methods registered: ids 1..n
+    /* "class.method" (binary class name) of the methods registered as
+    ** instrumented (flag 4), for the agent's stack-walk filter */
+    private static final HashSet<String> APP = new HashSet<String>();
 
     static final ArrayList<CC> ROOTS = new ArrayList<CC>();
     static final ArrayList<String> NAMES = new ArrayList<String>();
@@ -338,6 +342,7 @@ public class CC {
                                      int fl) {
       String key = c + '.' + m + d;
       Integer id = IDS.get(key);
+      if ((fl & 4) != 0) APP.add(c.replace('/', '.') + '.' + m);
       if (id != null) {
         int i = id.intValue();
         flags[i] |= fl;
@@ -354,6 +359,12 @@ public class CC {
       IDS.put(key, Integer.valueOf(i));
       hook();
       return i;
+    }
+
+    /** Whether "class.method" names a method registered as
+     *  instrumented. */
+    static synchronized boolean app(String method) {
+      return APP.contains(method);
     }
 
     private static void grow() {

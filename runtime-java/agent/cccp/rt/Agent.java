@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * At start-up, before the main class loads:
@@ -106,7 +107,9 @@ public final class Agent {
                            FRAMES);
     MethodHandles.Lookup l =
         MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup());
-    Class.forName(l.defineClass(filter).getName(), true, null);
+    Class<?> f = l.defineClass(filter);
+    Class.forName(f.getName(), true, null);
+    l.findStaticSetter(f, "APP", Predicate.class).invoke(new AppMethods());
     String traverser = "java/lang/StackStreamFactory$StackFrameTraverser";
     final Map<String, PatchClass.Edit[]> edits = new HashMap<>();
     edits.put("java/lang/Throwable", new PatchClass.Edit[] {
@@ -140,6 +143,15 @@ public final class Agent {
     retransform(inst, edits, Throwable.class, Thread.class,
                 StackWalker.class,
                 Class.forName(traverser.replace('/', '.'), false, null));
+  }
+
+  /* The filter's question to the runtime: whether "class.method" is an
+  ** instrumented method (the runtime and the agent share one loader). */
+  static final class AppMethods implements Predicate<String> {
+    @Override
+    public boolean test(String method) {
+      return CC.Registry.app(method);
+    }
   }
 
   private static PatchClass.Edit edit(String ref, int op, String name,

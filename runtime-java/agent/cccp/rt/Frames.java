@@ -21,14 +21,18 @@ import java.util.stream.Stream;
  * Leaves out of stack traces and stack walks the frame a twin keeps on
  * the stack while it forwards a call to an override that has no twin (a
  * class made at run time, a mock, a proxy, a class that was not
- * rewritten). The rewriter puts that call under a line of its own,
- * LINE, which HotSpot reports for the frame; a frame is left out
+ * rewritten), and the frame of a delegating twin (of a native method, of
+ * an abstract method a class without twins implements, as a lambda
+ * does). The rewriter puts that code under a line of its own, LINE,
+ * which HotSpot reports for the frame; a frame is left out
  *   - of a StackTraceElement array when its line is LINE and the frame
- *     above it (its callee) has the same method name, so that a real
- *     line 65535 elsewhere stays;
- *   - of a StackWalker stream when, in addition, its method's last
- *     parameter is a cccp.rt.CC (a twin; the name is compared first, as
- *     it costs least).
+ *     above it (its callee) has the same method name, or its method is
+ *     one the runtime registered as instrumented (APP: the callee of a
+ *     twin that a lambda implements is the lambda's body, its hidden
+ *     class's frame does not show), so that a real line 65535 elsewhere
+ *     stays;
+ *   - of a StackWalker stream when its line is LINE and its method's
+ *     last parameter is a cccp.rt.CC (a twin).
  * Everything else is passed through as the JDK made it. Any failure is
  * reported on stderr once, and the frames are then left as they are.
  */
@@ -42,6 +46,9 @@ public final class Frames
       REFLECT, HANDLE, HIDDEN, TYPE;
   private static final Class<?> INFO;
   private static volatile boolean reported;
+  /** Whether "class.method" (binary class name) names a method the
+   *  runtime registered as instrumented; set by the agent. */
+  static volatile Predicate<String> APP;
   private static final StackWalker.Option[] SHOW = {
       StackWalker.Option.SHOW_REFLECT_FRAMES,
       StackWalker.Option.SHOW_HIDDEN_FRAMES};
@@ -107,10 +114,6 @@ public final class Frames
       throw new ExceptionInInitializerError(e);
     }
   }
-
-  /* The stream filter: the method name of the frame before (the
-  ** callee). One instance per walk; the walk of 'caller' has its own. */
-  private String callee;
 
   private Frames() {}
 
@@ -211,8 +214,7 @@ public final class Frames
           asks = f;
           continue;
         }
-        if (forwarding(f) && f.getMethodName().equals(asks.getMethodName()))
-          continue;
+        if (forwarding(f)) continue;
         return k;
       }
       return null;
@@ -226,9 +228,7 @@ public final class Frames
   @Override
   public boolean test(StackWalker.StackFrame f) {
     try {
-      String name = f.getMethodName(), above = callee;
-      callee = name;
-      return !(name.equals(above) && forwarding(f));
+      return !forwarding(f);
     } catch (UnsupportedOperationException e) {
       return true;            /* a walk without method names (JDK 25) */
     } catch (Throwable e) {
@@ -237,9 +237,11 @@ public final class Frames
     }
   }
 
-  /* 1 for the frame of a twin at its forwarding call. */
+  /* 1 for the frame of a twin at its forwarding call, or of a
+  ** delegating twin. */
   private static boolean forwarding(StackWalker.StackFrame f)
       throws Throwable {
+    f.getMethodName();              /* a walk without method information */
     String d = descriptor(f);
     return d != null && d.contains(TWIN) && f.getLineNumber() == LINE;
   }
@@ -282,8 +284,11 @@ public final class Frames
 
   private static boolean dropped(StackTraceElement[] a, int i) {
     StackTraceElement e = a[i], callee = a[i - 1];
-    return e != null && callee != null && e.getLineNumber() == LINE
-        && e.getMethodName().equals(callee.getMethodName());
+    if (e == null || e.getLineNumber() != LINE) return false;
+    String m = e.getMethodName();
+    if (callee != null && m.equals(callee.getMethodName())) return true;
+    Predicate<String> app = APP;
+    return app != null && app.test(e.getClassName() + '.' + m);
   }
 
   /* Once: the filter failed, stack walks show what the JDK made. */
