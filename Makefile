@@ -1,5 +1,5 @@
 # cccp -- static Java bytecode rewriter for complete calling-context profiling.
-# Targets: all (default), check, asan, install, bench, clean.
+# Targets: all (default), check, check-full, asan, install, bench, clean.
 
 PREFIX    ?= /usr/local
 BUILD     ?= build
@@ -73,8 +73,9 @@ JOP_FIXTURE_SRC := $(sort $(wildcard tests/data/jop/*/*.java))
 JOP_FIXTURE_STAMP := $(BUILD)/fixtures-jop/.stamp
 JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
 
-.PHONY: all check unit headers asan install clean bench fixtures deps demo tools \
-  valgrind check-report jop-examples
+.PHONY: all check check-integration check-asan check-full unit headers asan \
+  asan-build asan-unit asan-suites install \
+  clean bench fixtures deps demo tools valgrind check-report jop-examples
 all: $(BIN) $(REPORT) $(RT_JAR)
 
 $(BUILD)/%.o: %.c
@@ -187,12 +188,24 @@ unit: $(TEST_BIN) $(FIXTURE_STAMP)
 	@fail=0; for t in $(TEST_BIN); do \
 	  CCCP_FIXTURES=$(BUILD)/fixtures $$t || fail=1; done; exit $$fail
 
-# Unit tests, the command-line and round-trip suites, then the same unit
-# and command-line tests on the sanitized build.
-check: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR) \
+# Unit tests, the command-line and round-trip suites, and the same unit
+# and command-line tests on the sanitized build. Under -j2 the sanitized
+# build and its suites run beside the integration suites, which leave a
+# core idle much of the time; their lines are marked "asan| ".
+# bench/check-time says where the time goes.
+check: check-integration check-asan
+check-integration: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR) \
   $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
 	BUILD=$(BUILD) bash tests/run-integration.sh
-	$(MAKE) asan
+check-asan:
+	@bash -c 'set -o pipefail; $(MAKE) --no-print-directory asan 2>&1 | \
+	  sed -u "s/^/asan| /"'
+
+# Every suite at full size: the verification suite checks every
+# application jar in every mode, the mutant campaigns run at full scale
+# (see tests/run-integration.sh). Run before an issue is declared resolved.
+check-full:
+	CCCP_FULL=1 $(MAKE) check
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything: the
 # unit tests and the command-line suite run against the sanitized build.
@@ -203,16 +216,26 @@ ASAN_VARS := BUILD=build-asan BINDIR=build-asan/bin \
   OPT="-O1 -g -fno-omit-frame-pointer" \
   SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
   CFLAGS="-DCR_DEBUG_ARENA"
-asan:
+# The sanitized build's parts, also separately (bench/check-time times
+# each): asan-build builds, asan-unit runs the unit tests and the fuzz
+# replay, asan-suites the shell suites.
+ASAN_TEST_BIN := $(TEST_SRC:tests/unit/%.c=build-asan/tests/%)
+asan: asan-unit asan-suites
+asan-build:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite build-asan/cccp-rt.jar \
-	  build-asan/bin/cccp-report unit fuzz-replay tools \
-	  build-asan/examples/wordfreq.jar
-	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
-	  BUILD=build-asan bash tests/cli/test_cli.sh
-	ASAN_OPTIONS=exitcode=86 CCCP_REPORT=$(CURDIR)/build-asan/bin/cccp-report \
-	  BUILD=build-asan bash tests/report/test_report.sh
-	ASAN_OPTIONS=exitcode=86 CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
-	  BUILD=build-asan HOSTILE_SCALE=0.2 bash tests/hostile/test_hostile.sh
+	  build-asan/bin/cccp-report tools build-asan/examples/wordfreq.jar \
+	  $(ASAN_TEST_BIN) build-asan/fixtures/.stamp build-asan/fuzz/replay
+asan-unit: asan-build
+	$(MAKE) $(ASAN_VARS) unit fuzz-replay
+# The campaign at a fifth of its size (the sanitized build is slower),
+# at full size under CCCP_FULL=1.
+asan-suites: asan-build
+	ASAN_OPTIONS=exitcode=86 BUILD=build-asan \
+	  HOSTILE_SCALE=$(if $(filter 1,$(CCCP_FULL)),1,0.2) \
+	  CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
+	  CCCP_REPORT=$(CURDIR)/build-asan/bin/cccp-report \
+	  bash tests/run-integration.sh tests/cli/test_cli.sh \
+	  tests/report/test_report.sh tests/hostile/test_hostile.sh
 
 install: $(BIN) $(REPORT) $(RT_JAR)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -23,6 +23,17 @@
 #   CCCP_VERIFY_KEEP=1     keep the work directory (results, logs) and print it
 #   CCCP_VERIFY_SELFTEST=0 skip the self-tests (they do not depend on the
 #                          mode: a run of several modes needs them once)
+#   CCCP_VERIFY_CACHE=DIR  keep the baseline results (the runs on the
+#                          unmodified JDKs and jars, which do not depend on
+#                          the mode) in DIR, and take them from there when
+#                          a run with the same inputs completed: a run of
+#                          several modes computes each baseline once
+#   CCCP_VERIFY_SAMPLE=N   link and check (HotSpot and ASM) the rewritten
+#                          application jars of a sample only: the jars that
+#                          tests/verify/sample-jars.txt names, plus one in N
+#                          of the others (chosen by a hash of the jar's name
+#                          and the mode, so each mode checks other ones).
+#                          Every jar is still rewritten. Default 1: all.
 #   CCCP_REWRITE           cccp-rewrite binary (default bin/cccp-rewrite)
 #   JDK17, JDK25           JDK homes (default: the ones under /usr/lib/jvm)
 set -u
@@ -57,6 +68,10 @@ mkdir -p "$T/logs"
 CLS="$T/cls"
 VOPT="-XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal -Xshare:off"
 START=$SECONDS
+CACHE=${CCCP_VERIFY_CACHE:-}
+[ -n "$CACHE" ] && mkdir -p "$CACHE"
+SAMPLE=${CCCP_VERIFY_SAMPLE:-1}
+FROM_CACHE=0   # baselines taken from $CACHE
 
 # run LOG CMD...: runs CMD with its output in $T/logs/LOG; returns its status.
 run() {
@@ -75,6 +90,64 @@ run_pair() {
   run "$log2" "$@"; rc2=$?
   wait $pid; rc1=$?
 }
+# cache_key WORD...: the name of a baseline result in $CACHE: a digest of
+# the words that make the run (JDK, modules, jars, lists), of the size and
+# time of each file among them, of the contents of the lists this run made
+# (under $T, whose name changes from run to run), and of the harness.
+cache_key() {
+  {
+    local a
+    for a in "$@"; do
+      case $a in
+        "$T"/*) echo "${a#"$T"/}"; cat "$a" ;;
+        *) echo "$a"; [ -f "$a" ] && stat -L -c '%s %Y' "$a" ;;
+      esac
+    done
+    cat "$HERE/LinkCheck.java" "$HERE/AsmCheck.java"
+  } | md5sum | cut -c1-32
+}
+# complete FILE: a result file of a run that went to its end.
+complete() { [ "$(tail -1 "$1" 2>/dev/null)" = "# done" ]; }
+# baseline_pair KEY LOG1 LOG2 OUT1 -- CMD1... -- CMD2...: run_pair, except
+# that the baseline CMD1 (which writes OUT1) is not run when $CACHE holds
+# a complete result under KEY (it is copied to OUT1), and that a complete
+# OUT1 is kept there.
+baseline_pair() {
+  local key=$1 log1=$2 log2=$3 out1=$4; shift 4
+  local c="$CACHE/$key.txt"
+  if [ -n "$CACHE" ] && complete "$c"; then
+    FROM_CACHE=$((FROM_CACHE + 1))
+    cp "$c" "$out1"
+    echo "baseline taken from $c" > "$T/logs/$log1"
+    shift
+    while [ "$1" != "--" ]; do shift; done
+    shift
+    run "$log2" "$@"; rc2=$?; rc1=0
+    return
+  fi
+  run_pair "$log1" "$log2" "$@"
+  if [ -n "$CACHE" ] && [ $rc1 -eq 0 ] && complete "$out1"; then
+    cp "$out1" "$c.$$" && mv "$c.$$" "$c"
+  fi
+}
+# cached_note N: says how many baselines came from $CACHE since the count
+# was N.
+cached_note() {
+  [ $FROM_CACHE -gt "$1" ] && echo " ($((FROM_CACHE - $1)) baselines from an earlier run)"
+}
+# filter_jars FULL OUT JAR...: the lines of FULL (a "jars" result, of
+# LinkCheck or AsmCheck) that belong to the given jars, into OUT. A jar's
+# lines do not depend on the other jars of the run: each has its own
+# loader, and the dependencies come from the same universe.
+filter_jars() {
+  local full=$1 out=$2; shift 2
+  printf '%s\n' "${@##*/}" > "$T/filter.names"
+  awk -F'\t' 'NR == FNR { want[$1] = 1; next }
+    /^#/ { if ($0 == "# done") print; next }
+    { j = $1; sub(/!.*/, "", j); if (j in want) print }' "$T/filter.names" "$full" > "$out.$$" &&
+  mv "$out.$$" "$out"
+}
+
 # show LOG: the end of a log, indented (after a failure).
 show() { grep -v "module-info.class ignored in patch\|Using incubator modules" "$T/logs/$1" | tail -${2:-12} | sed 's/^/       /'; }
 
@@ -347,8 +420,9 @@ verify_jdk() {
     echo "--patch-module $(basename "$m" .jar)=$m" >> "$r/patch.args"
   done
 
-  local t1=$SECONDS
-  run_pair "jdk$v-base.log" "jdk$v-new.log" \
+  local t1=$SECONDS cached0=$FROM_CACHE
+  baseline_pair "$(cache_key jdk "$java" "$home/lib/modules" "$VOPT" "${names[@]}")" \
+    "jdk$v-base.log" "jdk$v-new.log" "$r/base.txt" \
     -- "$java" $VOPT --add-modules ALL-SYSTEM -cp "$CLS" \
       LinkCheck jdk "$r/base.txt" "${names[@]}" \
     -- "$java" $VOPT @"$r/patch.args" $EXTRA_OPTS --add-modules ALL-SYSTEM \
@@ -386,7 +460,8 @@ verify_jdk() {
   if [ -n "$ASMCP" ]; then
     local t2=$SECONDS
     grep '	UNVERIFIED' "$r/new.txt" | cut -f1 | cut -d/ -f2 > "$r/also.txt"
-    run_pair "jdk$v-asmbase.log" "jdk$v-asmnew.log" \
+    baseline_pair "$(cache_key jdk-asm "$java" "$home/lib/modules" "$EVERY" "$r/also.txt" "${names[@]}")" \
+      "jdk$v-asmbase.log" "jdk$v-asmnew.log" "$r/asm-base.txt" \
       -- "$java" --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
         AsmCheck jdk "$r/asm-base.txt" "$EVERY" --also "$r/also.txt" "${names[@]}" \
       -- "$java" @"$r/patch.args" $EXTRA_OPTS --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
@@ -397,7 +472,7 @@ verify_jdk() {
       "$r/asm-base.txt" "$r/asm-new.txt" "jdk$v-asmcmp.log"
     asm_s=$((SECONDS - t2))
   fi
-  echo "  JDK $v $MODE: $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base "jdk$v-cmp.log"), new failures $(count_new "jdk$v-cmp.log"); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s"
+  echo "  JDK $v $MODE: $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base "jdk$v-cmp.log"), new failures $(count_new "jdk$v-cmp.log"); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s$(cached_note "$cached0")"
 }
 
 if [ "$MODE" = --cccp ]; then
@@ -437,12 +512,42 @@ verify_jars() {
   fi
   pass "application jars: ${#ok[@]} of ${#jars[@]} rewritten ($((SECONDS - t0))s)"
   [ ${#ok[@]} -eq 0 ] && return
-  local outs=()
-  for f in "${ok[@]}"; do outs+=("$out/${f##*/}"); done
 
-  local t1=$SECONDS
-  run_pair jars-base.log jars-new.log \
-    -- "$JAVA17" -cp "$CLS" LinkCheck jars "$r/base.txt" --universe "$r/universe.txt" "${ok[@]}" \
+  # The jars whose outputs are linked and checked: every one, or a sample.
+  local sel=("${ok[@]}")
+  if [ "$SAMPLE" -gt 1 ]; then
+    local name p h
+    local -A listed=()
+    while read -r name _; do
+      case $name in ''|'#'*) continue ;; esac
+      p=$(readlink -f "$JARDIR/$name" 2>/dev/null)
+      if [ -n "$p" ] && [ -f "$p" ]; then listed[$p]=1
+      else echo "  NOTE sample: $name (tests/verify/sample-jars.txt) is not in $JARDIR"; fi
+    done < "$HERE/sample-jars.txt"
+    sel=()
+    for f in "${ok[@]}"; do
+      h=$(printf '%s %s' "$MODE" "${f##*/}" | cksum); h=${h%% *}
+      if [ -n "${listed[$f]:-}" ] || [ $((h % SAMPLE)) -eq 0 ]; then sel+=("$f"); fi
+    done
+    echo "  checking a sample: ${#sel[@]} of ${#ok[@]} rewritten jars (the ${#listed[@]} of sample-jars.txt, and 1 in $SAMPLE of the others; CCCP_FULL=1 checks them all)"
+  fi
+  local outs=()
+  for f in "${sel[@]}"; do outs+=("$out/${f##*/}"); done
+
+  # Baselines: a cached one of every jar (another mode's) serves a sample.
+  local key akey k
+  key=$(cache_key jars "$JAVA17" "$r/universe.txt" "${sel[@]}")
+  akey=$(cache_key jars-asm "$JAVA17" "$r/universe.txt" "$EVERY" "${sel[@]}")
+  if [ -n "$CACHE" ] && [ ${#sel[@]} -lt ${#ok[@]} ]; then
+    k=$(cache_key jars "$JAVA17" "$r/universe.txt" "${ok[@]}")
+    complete "$CACHE/$k.txt" && filter_jars "$CACHE/$k.txt" "$CACHE/$key.txt" "${sel[@]}"
+    k=$(cache_key jars-asm "$JAVA17" "$r/universe.txt" "$EVERY" "${ok[@]}")
+    complete "$CACHE/$k.txt" && filter_jars "$CACHE/$k.txt" "$CACHE/$akey.txt" "${sel[@]}"
+  fi
+
+  local t1=$SECONDS cached0=$FROM_CACHE
+  baseline_pair "$key" jars-base.log jars-new.log "$r/base.txt" \
+    -- "$JAVA17" -cp "$CLS" LinkCheck jars "$r/base.txt" --universe "$r/universe.txt" "${sel[@]}" \
     -- "$JAVA17" $EXTRA_OPTS -cp "$CLS" LinkCheck jars "$r/new.txt" --universe "$r/universe.txt" "${outs[@]}"
   [ $rc1 -eq 0 ] || { fail "application jars: baseline run"; show jars-base.log; }
   [ $rc2 -eq 0 ] || { fail "application jars: run over the rewritten jars"; show jars-new.log; }
@@ -450,9 +555,9 @@ verify_jars() {
   local linked_s=$((SECONDS - t1)) asm_s=0
   if [ -n "$ASMCP" ]; then
     local t2=$SECONDS
-    run_pair jars-asmbase.log jars-asmnew.log \
+    baseline_pair "$akey" jars-asmbase.log jars-asmnew.log "$r/asm-base.txt" \
       -- "$JAVA17" -cp "$CLS:$ASMCP" AsmCheck jars "$r/asm-base.txt" "$EVERY" \
-        --universe "$r/universe.txt" "${ok[@]}" \
+        --universe "$r/universe.txt" "${sel[@]}" \
       -- "$JAVA17" $EXTRA_OPTS -cp "$CLS:$ASMCP" AsmCheck jars "$r/asm-new.txt" "$EVERY" \
         --universe "$r/universe.txt" "${outs[@]}"
     [ $rc1 -eq 0 ] || { fail "application jars: ASM baseline run"; show jars-asmbase.log; }
@@ -461,7 +566,7 @@ verify_jars() {
       "$r/asm-base.txt" "$r/asm-new.txt" jars-asmcmp.log
     asm_s=$((SECONDS - t2))
   fi
-  echo "  jars $MODE: ${#ok[@]} jars, $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base jars-cmp.log), new failures $(count_new jars-cmp.log); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s"
+  echo "  jars $MODE: ${#sel[@]} jars, $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base jars-cmp.log), new failures $(count_new jars-cmp.log); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s$(cached_note "$cached0")"
 }
 verify_jars
 
