@@ -70,12 +70,7 @@ public final class Agent {
                         Collections.<String, Set<Module>>emptyMap(), open,
                         Collections.<Class<?>>emptySet(),
                         Collections.<Class<?>, java.util.List<Class<?>>>emptyMap());
-    byte[] filter = rename(read("cccp/rt/Hidden.class"), "cccp/rt/Hidden",
-                           FILTER);
-    MethodHandles.Lookup l =
-        MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup());
-    Class<?> f = l.defineClass(filter);
-    Class.forName(f.getName(), true, null);
+    define("cccp/rt/Hidden", FILTER);
     final Map<String, PatchClass.Edit[]> edits = new HashMap<>();
     edits.put("java/lang/Class", new PatchClass.Edit[] {
         new PatchClass.Edit(
@@ -103,13 +98,9 @@ public final class Agent {
   ** program sees (JDK 17 and 25 differ, hence the alternatives).
   */
   static void frames(Instrumentation inst) throws Throwable {
-    byte[] filter = rename(read("cccp/rt/Frames.class"), "cccp/rt/Frames",
-                           FRAMES);
-    MethodHandles.Lookup l =
-        MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup());
-    Class<?> f = l.defineClass(filter);
-    Class.forName(f.getName(), true, null);
-    l.findStaticSetter(f, "APP", Predicate.class).invoke(new AppMethods());
+    Class<?> f = define("cccp/rt/Frames", FRAMES);
+    MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup())
+        .findStaticSetter(f, "APP", Predicate.class).invoke(new AppMethods());
     String traverser = "java/lang/StackStreamFactory$StackFrameTraverser";
     final Map<String, PatchClass.Edit[]> edits = new HashMap<>();
     edits.put("java/lang/Throwable", new PatchClass.Edit[] {
@@ -152,6 +143,18 @@ public final class Agent {
     public boolean test(String method) {
       return CC.Registry.app(method);
     }
+  }
+
+  /* Defines the agent's class 'from' in java.base under the name 'to'
+  ** (package java.lang, opened to the agent by 'install') and
+  ** initialises it. */
+  private static Class<?> define(String from, String to) throws Throwable {
+    byte[] b = rename(read(from + ".class"), from, to);
+    MethodHandles.Lookup l =
+        MethodHandles.privateLookupIn(Class.class, MethodHandles.lookup());
+    Class<?> c = l.defineClass(b);
+    Class.forName(c.getName(), true, null);
+    return c;
   }
 
   private static PatchClass.Edit edit(String ref, int op, String name,
