@@ -1,0 +1,32 @@
+/* AppsDriver -- runs an application's main K times in one JVM and times each
+ * run, so that a benchmark measures the application phase and not JVM
+ * start-up, class loading of the first run or the exit.
+ *
+ * usage: java [options] -cp DRIVER_DIR:APP_CP AppsDriver WARM TIMED MAIN ARGS...
+ *
+ * WARM untimed runs first (class loading, JIT warm-up), then TIMED runs,
+ * each printed on standard error as "iter NANOS" at the end (the
+ * application may have replaced System.out). The driver is never
+ * instrumented; it only calls into the application, whose output the
+ * caller discards.
+ * The mains chosen return (none calls System.exit on success), so no
+ * SecurityManager is needed: it is deprecated on 17 and gone on 25.
+ */
+import java.lang.reflect.Method;
+import java.util.Arrays;
+
+public final class AppsDriver {
+  public static void main(String[] a) throws Throwable {
+    int warm = Integer.parseInt(a[0]), timed = Integer.parseInt(a[1]);
+    Method m = Class.forName(a[2]).getMethod("main", String[].class);
+    String[] args = Arrays.copyOfRange(a, 3, a.length);
+    long[] t = new long[timed];
+    for (int i = 0; i < warm + timed; i++) {
+      long t0 = System.nanoTime();
+      m.invoke(null, (Object) args.clone());
+      long dt = System.nanoTime() - t0;
+      if (i >= warm) t[i - warm] = dt;
+    }
+    for (long dt : t) System.err.println("iter " + dt);
+  }
+}
