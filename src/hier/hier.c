@@ -663,6 +663,10 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
         for (uint32_t j = 0; j < f->nall; j++) PUT(f->all[j]);
       }
 #undef PUT
+      /* 'cr_hier_redefined_path': itself, or a supertype's path */
+      c->redef_path = c->redefined || (c->super && c->super->redef_path);
+      for (uint32_t q = 0; q < c->nifaces; q++)
+        if (c->ifaces[q] && c->ifaces[q]->redef_path) c->redef_path = 1;
       c->nall = k;
       if (k) {
         c->all = cr_arena_alloc(h->a, k * sizeof *c->all);
@@ -956,12 +960,7 @@ const cr_hmethod *cr_hier_select(const cr_hier *h, const char *cls,
 ** have no twin. */
 int cr_hier_redefined_path(const cr_hier *h, const char *cls) {
   const cr_hclass *c = receiver(h, cls);
-  if (!c) return 0;
-  for (const cr_hclass *k = c; k; k = k->super)
-    if (k->redefined) return 1;
-  for (uint32_t i = 0; i < c->nall; i++)
-    if (c->all[i] && c->all[i]->redefined) return 1;
-  return 0;
+  return c && c->redef_path;
 }
 
 int cr_hier_site(const cr_hier *h, const char *cls, const char *name,

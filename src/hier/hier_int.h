@@ -68,6 +68,7 @@ struct cr_hclass {
   uint8_t complete;             /* every supertype known (after link) */
   uint8_t color;                /* link: DFS state */
   uint8_t redefined;            /* link: a hidden definition differs */
+  uint8_t redef_path;           /* link: it or a supertype is redefined */
   uint64_t order;
   uint64_t shape;               /* digest of supertypes, access, methods */
   cr_hclass *super;             /* linked; NULL if none or missing */
