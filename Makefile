@@ -47,6 +47,11 @@ REPORT    := $(BINDIR)/cccp-report
 RT_SRC    := $(sort $(shell find runtime-java/cccp -name '*.java' 2>/dev/null))
 AGENT_SRC := $(sort $(shell find runtime-java/agent -name '*.java' 2>/dev/null))
 RT_JAR    := $(BUILD)/cccp-rt.jar
+# The same runtime for an instrumented JDK (cccp-rt-jdk.jar, patched into
+# java.base): its Slots keeps the thread slot in fields the rewriter adds
+# to java.lang.Thread, compiled against a stand-in (runtime-java/jdk-stubs).
+RT_JDK_SRC := $(sort $(wildcard runtime-java/jdk/cccp/rt/*.java))
+RT_JDK_JAR := $(BUILD)/cccp-rt-jdk.jar
 
 # Test tools (C programs used by the shell suites).
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
@@ -76,7 +81,7 @@ JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
 .PHONY: all check check-integration check-asan check-full unit headers asan \
   asan-build asan-unit asan-suites install \
   clean bench fixtures deps demo tools valgrind check-report jop-examples
-all: $(BIN) $(REPORT) $(RT_JAR)
+all: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -117,6 +122,16 @@ $(RT_JAR): $(RT_SRC) $(AGENT_SRC) runtime-java/MANIFEST.MF
 	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options -d $(BUILD)/rt-classes $(RT_SRC),true)
 	$(JAVAC) --release 11 -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
 	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
+
+$(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) runtime-java/jdk-stubs/java/lang/Thread.java
+	@rm -rf $(BUILD)/rt-jdk-src $(BUILD)/rt-jdk-classes
+	@mkdir -p $(BUILD)/rt-jdk-src/cccp/rt $(BUILD)/rt-jdk-classes
+	cp $(RT_SRC) $(BUILD)/rt-jdk-src/cccp/rt/
+	cp $(RT_JDK_SRC) $(BUILD)/rt-jdk-src/cccp/rt/
+	$(JAVAC) -source 11 -target 11 -nowarn -Xlint:-options -implicit:none \
+	  --patch-module java.base=runtime-java/jdk-stubs:$(BUILD)/rt-jdk-src \
+	  -d $(BUILD)/rt-jdk-classes $$(find $(BUILD)/rt-jdk-src -name '*.java')
+	$(JAR) --create --file $@ -C $(BUILD)/rt-jdk-classes .
 
 $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	@rm -rf $(BUILD)/examples/wordfreq-classes
@@ -237,11 +252,11 @@ asan-suites: asan-build
 	  bash tests/run-integration.sh tests/cli/test_cli.sh \
 	  tests/report/test_report.sh tests/hostile/test_hostile.sh
 
-install: $(BIN) $(REPORT) $(RT_JAR)
+install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(RT_JDK_JAR)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/cccp
 	install -m 755 $(BIN) $(REPORT) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(RT_JAR) $(DESTDIR)$(PREFIX)/share/cccp/
+	install -m 644 $(RT_JAR) $(RT_JDK_JAR) $(DESTDIR)$(PREFIX)/share/cccp/
 	install -m 644 man/cccp-rewrite.1 man/cccp-report.1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/cccp-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/

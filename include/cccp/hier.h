@@ -156,6 +156,16 @@ uint32_t cr_hclass_method_count(const cr_hclass *c);
 /* Declared method 'i' in class-file order. */
 const cr_hmethod *cr_hclass_method_at(const cr_hclass *c, uint32_t i);
 
+/*
+** JDK mode: the fixed method id of 'm' when its class is a class of a JDK
+** module and the hierarchy holds instrumented ones (after link), else 0. Ids are 1..count, dense, in
+** name order of such classes and class-file order of their methods, so a
+** summary of the instrumented JDK gives the same ids to the same methods
+** whatever else is added; the runtime numbers other methods after them.
+*/
+uint32_t cr_hier_mid(const cr_hmethod *m);
+uint32_t cr_hier_mid_count(const cr_hier *h);
+
 /* Method 'name''desc' declared in class 'cls', or NULL. */
 const cr_hmethod *cr_hier_method(const cr_hier *h, const char *cls,
                                  const char *name, const char *desc);

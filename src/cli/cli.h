@@ -127,6 +127,20 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
 */
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
                       cr_diag *d);
+/* Copy file 'from' to 'to' atomically. */
+int cli_copy_file(const char *from, const char *to, cr_diag *d);
+/* Write 's' to 'f' as one argfile token (quoted when it needs to be). */
+void cli_put_token(FILE *f, const char *s);
+/*
+** After instrumenting a JDK image into directory 'dir' with plan 'p' (one
+** jar per module): the JDK mode's runtime (cccp-rt-jdk.jar), the method
+** table 'dir/jdk.methods' from 'h', and 'dir/cccp.args' with the
+** --patch-module of every module of the default boot layer (read from the
+** module descriptors of JDK image 'image') and the exports the runtime
+** needs.
+*/
+int cli_jdk_files(const char *dir, const cli_plan *p,
+                  const struct cr_hier *h, cr_input *image, cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

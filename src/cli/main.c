@@ -880,6 +880,10 @@ int main(int argc, char **argv) {
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
         }
+        /* a patch jar's module-info is ignored, with a warning (JEP 261) */
+        if (per_module && o.mode == MODE_CCCP &&
+            strcmp(info.name, "module-info.class") == 0)
+          continue;
         add_task(&pl, &names, &st, ins[i], i, e);
       }
       if (pl.p.nunits)
@@ -916,7 +920,10 @@ int main(int argc, char **argv) {
   char jopprop[96];
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
-  if (rc == 0 && o.mode == MODE_CCCP &&
+  if (rc == 0 && o.mode == MODE_CCCP && o.jdk && out_is_dir) {
+    if ((rc = cli_jdk_files(o.output, &pl.p, whole.h, ins[0], &d)))
+      status = EXIT_OUTPUT;
+  } else if (rc == 0 && o.mode == MODE_CCCP &&
       (rc = cli_runtime_files(o.output, out_is_dir,
                               o.jop ? jopprop
                               : o.count_bytecodes || o.count_allocs

@@ -53,7 +53,7 @@ static int same_file(const char *a, const char *b) {
 }
 
 /* Copy 'from' to 'to' atomically. */
-static int copy_file(const char *from, const char *to, cr_diag *d) {
+int cli_copy_file(const char *from, const char *to, cr_diag *d) {
   uint8_t *data;
   size_t len;
   int rc = cr_read_file(&data, &len, from, d);
@@ -71,7 +71,7 @@ static int copy_file(const char *from, const char *to, cr_diag *d) {
 }
 
 /* Write 'path' as one argfile token (quoted when it needs to be). */
-static void put_token(FILE *f, const char *s) {
+void cli_put_token(FILE *f, const char *s) {
   if (!strpbrk(s, " \t\n\r\"'\\#")) {
     fputs(s, f);
     return;
@@ -104,7 +104,7 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
   snprintf(jar, sizeof jar, "%s/cccp-rt.jar", strcmp(real, "/") ? real : "");
   int rc = 0;
-  if (!same_file(src, jar) && (rc = copy_file(src, jar, d))) return rc;
+  if (!same_file(src, jar) && (rc = cli_copy_file(src, jar, d))) return rc;
   if (is_dir) snprintf(args, sizeof args, "%s/cccp.args", dir);
   else snprintf(args, sizeof args, "%s.args", out);
   cli_afile af;
@@ -112,12 +112,12 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   /* the runtime on the boot class path, and its agent, which hides what
   ** the rewriter adds from reflection */
   fputs("-Xbootclasspath/a:", af.f);
-  put_token(af.f, jar);
+  cli_put_token(af.f, jar);
   fputs("\n-javaagent:", af.f);
-  put_token(af.f, jar);
+  cli_put_token(af.f, jar);
   fputc('\n', af.f);
   if (extra) {
-    put_token(af.f, extra);
+    cli_put_token(af.f, extra);
     fputc('\n', af.f);
   }
   if (ferror(af.f)) {

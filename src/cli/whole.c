@@ -60,6 +60,13 @@ static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
   cr_input_info(in, idx, &info);
   unsigned kind = (k < x->ninstr ? CR_HIER_INSTRUMENTED : 0) |
                   (cli_jdk_module(info.module) ? CR_HIER_JDK_MODULE : 0);
+  /* An instrumented JDK keeps java.lang.Object as it is: HotSpot takes a
+  ** non-empty Object.finalize for a finalizer of every class, and
+  ** Object.<init> runs at every allocation. A library class: its
+  ** methods are profiled at their call sites. */
+  const char *name = cr_cf_this_name(c);
+  if (name && strcmp(name, "java/lang/Object") == 0)
+    kind &= ~(unsigned)CR_HIER_INSTRUMENTED;
   return cr_hier_add_class(x->h, c, kind,
                            (uint64_t)(x->base + k) << 32 | (uint64_t)idx, d);
 }

@@ -731,6 +731,22 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
       if (!h->mtab[j]) h->mtab[j] = m;
     }
   }
+
+  /* Fixed method ids of an instrumented JDK, for every class of its
+  ** modules: dense, in name order of the classes, then class-file order;
+  ** a summary reloaded with other classes gives the same ids. */
+  h->nmids = 0;
+  int jdk_instr = 0;
+  for (size_t i = 0; i < n && !jdk_instr; i++)
+    jdk_instr = h->sorted[i]->instrumented && h->sorted[i]->jdk_module;
+  for (size_t i = 0; i < n; i++) {
+    cr_hclass *c = h->sorted[i];
+    c->mid_base = 0;
+    if (!jdk_instr || !c->jdk_module || !c->nmethods) continue;
+    if (c->nmethods > INT32_MAX - 1 - h->nmids) break;
+    c->mid_base = h->nmids + 1;
+    h->nmids += c->nmethods;
+  }
   return rc;
 oom:
   return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -767,6 +783,15 @@ int cr_hclass_jdk_module(const cr_hclass *c) { return c->jdk_module; }
 int cr_hclass_in_jdk_package(const cr_hclass *c) { return c->in_jdk_pkg; }
 uint64_t cr_hclass_order(const cr_hclass *c) { return c->order; }
 int cr_hclass_redefined(const cr_hclass *c) { return c->redefined; }
+
+uint32_t cr_hier_mid(const cr_hmethod *m) {
+  const cr_hclass *c = m->owner;
+  return c->mid_base ? c->mid_base + (uint32_t)(m - c->methods) : 0;
+}
+
+uint32_t cr_hier_mid_count(const cr_hier *h) {
+  return h->linked ? h->nmids : 0;
+}
 
 size_t cr_hier_each_redefined(const cr_hier *h, cr_hier_redef_fn fn,
                               void *ctx) {

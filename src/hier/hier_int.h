@@ -71,6 +71,8 @@ struct cr_hclass {
   uint8_t redef_path;           /* link: it or a supertype is redefined */
   uint64_t order;
   uint64_t shape;               /* digest of supertypes, access, methods */
+  uint32_t mid_base;            /* link: fixed id of method 0 (JDK mode),
+                                   0 for none (see 'cr_hier_mid') */
   cr_hclass *super;             /* linked; NULL if none or missing */
   cr_hclass **ifaces;           /* linked; NULL entries where missing */
   cr_hclass **all;              /* every superinterface, transitively, */
@@ -88,6 +90,7 @@ struct cr_hier {
   hsym **syms;                  /* open addressing, power of two */
   size_t nsyms, capsyms;
   size_t nclasses;              /* distinct class names defined */
+  uint32_t nmids;               /* fixed method ids given (link) */
   int linked, analyzed;
   cr_hclass **sorted;           /* classes by name (after link) */
   const cr_hmethod **mtab;      /* (owner, name, desc) hash (after link) */

@@ -31,7 +31,8 @@ enum {                          /* access flags (JVMS 4.1, 4.6) */
   ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SYNCHRONIZED = 0x0020,
   ACC_BRIDGE = 0x0040, ACC_VARARGS = 0x0080, ACC_NATIVE = 0x0100,
   ACC_INTERFACE = 0x0200, ACC_ABSTRACT = 0x0400, ACC_SYNTHETIC = 0x1000,
-  ACC_ENUM = 0x4000, ACC_MODULE = 0x8000
+  ACC_ENUM = 0x4000, ACC_MODULE = 0x8000,
+  ACC_TRANSIENT = 0x0080        /* fields */
 };
 
 /* One method id used by the class: its key and where it is loaded from. */
@@ -40,6 +41,7 @@ typedef struct mid {
   uint32_t size;
   int flags;
   int idx;                  /* Dynamic entry, or Fieldref (0: none) */
+  uint32_t fixed;           /* JDK mode: the fixed id (idx 0), or 0 */
 } mid;
 
 /* A reference (Class, Fieldref or Methodref) whose use in this class
@@ -65,6 +67,8 @@ typedef struct xf {
   const char *name;         /* this class */
   int iface;                /* an interface */
   int condy;                /* version >= 63: ids by ldc of a Dynamic */
+  int jdk;                  /* a class of the instrumented JDK: fixed
+                               ids only, nothing registered at run time */
   cr_class *copy;           /* second parse (fresh bodies), lazily */
   cr_an *an;
   const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
@@ -234,6 +238,8 @@ static int arg_slots(const char *desc) {
 
 /* ----------------------------------------------------------- method ids */
 
+static void emit_int(xf *x, cr_body *b, cr_insn *at, int32_t v);
+
 /* The id of 'cls.name desc', added to the class's list when new. */
 static mid *get_mid(xf *x, const char *cls, const char *name,
                     const char *desc, uint32_t size, int flags) {
@@ -256,6 +262,13 @@ static mid *get_mid(xf *x, const char *cls, const char *name,
     oom(x);
     return NULL;
   }
+  /* A method of the instrumented JDK has its id fixed at rewrite time (a
+  ** constant: nothing to register, safe while the VM boots). In a JDK
+  ** class, another method gets id 0 (no node): registering would run the
+  ** runtime before the VM is ready. */
+  const cr_hmethod *hm = cr_hier_method(x->o->h, cls, name, desc);
+  m->fixed = hm ? cr_hier_mid(hm) : 0;
+  if (m->fixed || x->jdk) return m;
   cr_cpool *cp = x->c->cp;
   if (x->condy) {
     /* BootstrapMethods entry: CC.mid with (cls, name, desc, size, flags) */
@@ -313,7 +326,8 @@ static mid *get_mid(xf *x, const char *cls, const char *name,
 
 /* Push method id 'm' before 'at'. */
 static void emit_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
-  emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
+  if (!m->idx) emit_int(x, b, at, (int32_t)m->fixed);
+  else emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
 }
 
 /* "ldc cls; ldc name; ldc desc; ldc size; bipush flags; invokestatic
@@ -339,7 +353,7 @@ static void emit_register(xf *x, cr_body *b, cr_insn *at, const mid *m) {
 */
 static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
   emit_mid(x, b, at, m);
-  if (x->condy) return;
+  if (x->condy || !m->idx) return;
   cr_insn *l = cr_label_new(b);
   if (!l) {
     oom(x);
@@ -356,12 +370,42 @@ static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
 /* Set every id field: "<register>; putstatic F" for each, before 'at'. */
 static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
   for (uint32_t k = 0; k < x->nmids; k++) {
+    if (!x->mids[k].idx) continue;
     emit_register(x, b, at, &x->mids[k]);
     emit(x, b, at, CR_OP_PUTSTATIC, x->mids[k].idx);
   }
 }
 
 /* ------------------------------------------------------------- members */
+
+/*
+** Give twin 'tw' of a @CallerSensitive method the annotation (and only
+** that one): Reflection.getCallerClass insists on it in the frame that
+** calls it, which is the twin when a caller passed its node. HotSpot
+** honours it in boot and platform classes only, as for the original.
+*/
+static int caller_sensitive(xf *x, cr_member *tw) {
+  static const char *const jdk9 = "Ljdk/internal/reflect/CallerSensitive;";
+  static const char *const jdk8 = "Lsun/reflect/CallerSensitive;";
+  cr_cpool *cp = x->c->cp;
+  int nm = cpi(x, cr_cp_add_utf8(cp, "RuntimeVisibleAnnotations", x->d));
+  int ty = cpi(x, cr_cp_add_utf8(cp, x->c->major >= 53 ? jdk9 : jdk8, x->d));
+  uint8_t *raw = cr_arena_alloc(x->a, 6);
+  cr_attr *v = cr_arena_calloc(x->a, tw->attrs.n + 1, sizeof *v);
+  if (!raw || !v) return oom(x);
+  if (x->err) return x->err;
+  /* num_annotations 1; type_index; num_element_value_pairs 0 */
+  raw[0] = 0, raw[1] = 1, raw[2] = (uint8_t)(ty >> 8), raw[3] = (uint8_t)ty;
+  raw[4] = 0, raw[5] = 0;
+  memcpy(v, tw->attrs.v, tw->attrs.n * sizeof *v);
+  v[tw->attrs.n].name = (uint16_t)nm;
+  v[tw->attrs.n].kind = CR_ATTR_OTHER;
+  v[tw->attrs.n].raw = raw;
+  v[tw->attrs.n].len = 6;
+  tw->attrs.v = v;
+  tw->attrs.n++;
+  return 0;
+}
 
 /* A new Code attribute holding just 'return' (replaced before commit). */
 static cr_attr *stub_code_attr(xf *x) {
@@ -1074,7 +1118,8 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int dyn = t && (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
             !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
             !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
-            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535 &&
+            !x->jdk;
   const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   if (app && !native) {
     /* An application method without twins: an instrumented selection
@@ -1370,6 +1415,7 @@ static int do_method(xf *x, uint32_t k) {
   cr_member *tw = new_method(x, twin_flags(x, m->flags), m->name, tdesc,
                              &tcode, m);
   if (!tw) return x->err;
+  if ((hf & CR_HM_CALLER_SENSITIVE) && caller_sensitive(x, tw)) return x->err;
   int rc = instrument(x, tw, ESI, name, desc, &md);
   if (x->err) return x->err;
   if (rc) {
@@ -1447,7 +1493,9 @@ static int init_mids(xf *x) {
 /* Append the queued methods, fields and bootstrap methods to the class. */
 static int finish(xf *x) {
   cr_class *c = x->c;
-  if (!x->condy && x->nmids && init_mids(x)) return x->err;
+  int reg = 0;
+  for (uint32_t k = 0; k < x->nmids && !reg; k++) reg = x->mids[k].idx != 0;
+  if (!x->condy && reg && init_mids(x)) return x->err;
   if (x->nnewm) {
     cr_member *v = cr_arena_calloc(x->a, c->nmethods + x->nnewm, sizeof *v);
     if (!v) return oom(x);
@@ -1490,6 +1538,63 @@ static int finish(xf *x) {
     at->len = 0;
   }
   return x->err;
+}
+
+/* ---------------------------------------------------------- JDK mode */
+
+/* A public transient synthetic field 'name' of type CC (queued). */
+static void add_cc_field(xf *x, const char *name) {
+  if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1, sizeof *x->newf))
+    return;
+  cr_member *f = &x->newf[x->nnewf++];
+  memset(f, 0, sizeof *f);
+  f->flags = ACC_PUBLIC | ACC_TRANSIENT | ACC_SYNTHETIC;
+  f->name = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, name, x->d));
+  f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, "L" CC_CLASS ";",
+                                            x->d));
+}
+
+/*
+** What the runtime of an instrumented JDK needs from the JDK itself: the
+** thread slot as two fields of java.lang.Thread (the current node and the
+** thread's root, read after Thread.currentThread()), and the moment the
+** VM has booted, when profiling can start: "invokestatic CC.start" before
+** each return of System.initPhase3 (JDK 9 and later; the VM calls it by
+** name, so it is the original-signature method, whatever its kind).
+*/
+static void jdk_hooks(xf *x) {
+  cr_class *c = x->c;
+  if (strcmp(x->name, "java/lang/Thread") == 0) {
+    add_cc_field(x, "cccp$cc");
+    add_cc_field(x, "cccp$root");
+    return;
+  }
+  if (strcmp(x->name, "java/lang/System") != 0) return;
+  cr_member *m = NULL;
+  for (uint32_t k = 0; k < c->nmethods && !m; k++) {
+    const char *nm = cr_member_name(c, &c->methods[k]);
+    const char *ds = cr_member_desc(c, &c->methods[k]);
+    if (nm && ds && strcmp(nm, "initPhase3") == 0 && strcmp(ds, "()V") == 0 &&
+        cr_member_code(&c->methods[k]))
+      m = &c->methods[k];
+  }
+  if (!m) {
+    warn(x, "class %s: no initPhase3()V: profiling will not start", x->name);
+    return;
+  }
+  int ref = cpi(x, cr_cp_add_methodref(c->cp, CC_CLASS, "start", "()V",
+                                       x->d));
+  cr_body *b;
+  cr_diag md;
+  cr_diag_clear(&md);
+  if (x->err || cr_body_decode(&b, c, m, x->a, &md)) {
+    if (!x->err) warn(x, "class %s: initPhase3: %s", x->name, md.msg);
+    return;
+  }
+  for (cr_insn *i = b->first; i; i = i->next)
+    if (i->op == CR_OP_RETURN) emit(x, b, i, CR_OP_INVOKESTATIC, ref);
+  if (commit(x, b, &md) == 0 && md.code)
+    warn(x, "class %s: initPhase3: %s", x->name, md.msg);
 }
 
 /*
@@ -1576,6 +1681,11 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   }
   x.iface = (c->flags & ACC_INTERFACE) != 0;
   x.condy = c->major >= 63;
+  const cr_hclass *hc = cr_hier_class(o->h, x.name);
+  x.jdk = hc && cr_hclass_instrumented(hc) && cr_hclass_jdk_module(hc);
+  /* a class of an instrumented JDK kept as a library (java/lang/Object) */
+  if (hc && !x.jdk && cr_hclass_jdk_module(hc) && cr_hier_mid_count(o->h))
+    return 0;
   /* an interface below 52 cannot hold the default methods that twins of
   ** its abstract methods are: it moves to version 52 (frames for its
   ** '<clinit>', the only code it can have) */
@@ -1608,6 +1718,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   if (pin_suid(&x)) return x.err;
   uint32_t n = c->nmethods;
   for (uint32_t k = 0; k < n && !x.err; k++) do_method(&x, k);
+  if (!x.err && x.jdk) jdk_hooks(&x);
   if (!x.err) finish(&x);
   if (!x.err && x.nunsup) {
     o->nunsup += x.nunsup;

@@ -58,9 +58,15 @@ public class CC {
     }
   }
 
-  /** Whether nodes are Metered. */
-  private static final boolean METERED =
-      Boolean.getBoolean("cccp.counters") || System.getProperty("cccp.jop") != null;
+  /**
+   * Settings read once: in a holder class, so that CC itself can be
+   * initialized while the VM boots (JDK mode), before system properties.
+   */
+  static final class Cfg {
+    /** Whether nodes are Metered. */
+    static final boolean METERED = Boolean.getBoolean("cccp.counters")
+                                   || System.getProperty("cccp.jop") != null;
+  }
 
   /** Add 'n' cycles to 'node' when it counts them. */
   static void addCycles(CC node, long n) {
@@ -108,10 +114,12 @@ public class CC {
    * the original method 'mid' names, the declaration of the class 'mid'
    * names (the twin's own class). False when a class without a twin (made
    * at run time, a mock, a class that was not rewritten) overrides it, and
-   * when that cannot be decided: the caller then makes the original call,
-   * which the JVM dispatches itself. Decided once per class and method.
+   * when that cannot be decided (also while the VM boots, in JDK mode):
+   * the caller then makes the original call, which the JVM dispatches
+   * itself. Decided once per class and method.
    */
   public static boolean owns(Object recv, int mid) {
+    if (Slots.JDK) return ownsJdk(recv, mid);
     Class<?> k = recv.getClass();
     int r = Select.OWN.get(k).get(mid);
     if (r == 0) {
@@ -123,6 +131,27 @@ public class CC {
       }
     }
     return r > 0;
+  }
+
+  /*
+   * The same in JDK mode, where the JDK code the check runs (ClassValue,
+   * reflection) is instrumented and its twins check owners in turn:
+   * with the slot cleared, so that those answer false at once. They then
+   * make the original call, as they do while the VM boots or the runtime
+   * is at work, when nothing can be decided.
+   */
+  private static boolean ownsJdk(Object recv, int mid) {
+    CC prev = get();
+    if (prev == null) return false;
+    set(null);
+    try {
+      Class<?> k = recv.getClass();
+      int r = Select.OWN.get(k).get(mid);
+      if (r == 0) r = Select.owns(mid, k);
+      return r > 0;
+    } finally {
+      set(prev);
+    }
   }
 
   /* Slow path of 'enterv': reflection, with the slot cleared meanwhile. */
@@ -156,7 +185,7 @@ public class CC {
 
   /** Append a new child for 'm' (the list first, so a dump sees it). */
   private CC add(int m) {
-    CC c = METERED ? new Metered(m, this) : new CC(m, this);
+    CC c = Cfg.METERED ? new Metered(m, this) : new CC(m, this);
     if (tail == null) first = c;
     else tail.next = c;
     tail = c;
@@ -213,19 +242,20 @@ public class CC {
 
   /* ------------------------------------------------------ thread slot */
 
-  /** Per-thread state (app mode; JDK mode uses a field of Thread). */
+  /**
+   * Per-thread state of app mode (a ThreadLocal, class Slots); JDK mode
+   * keeps the node in fields of java.lang.Thread and has no Slot.
+   */
   static final class Slot {
     CC node;              // the thread-local CCT node, null = not profiling
     int[] cacheTags;      // JopCache: the method of each block, 0 = none
     int cacheNext;        // JopCache: where the next miss loads
   }
 
-  /** The current thread's slot, or null. */
+  /** The current thread's slot, or null (always null in JDK mode). */
   static Slot slot() {
-    return SLOT.get();
+    return Slots.slot();
   }
-
-  private static final ThreadLocal<Slot> SLOT = new ThreadLocal<Slot>();
 
   /** Set while the shutdown hook dumps: 'get' then returns null. */
   static volatile boolean busy;
@@ -233,43 +263,34 @@ public class CC {
   /**
    * The current thread's node. A thread's first call creates its root
    * (registered for the dump, with the thread's name at that moment).
-   * Returns null while the runtime is busy dumping.
+   * Returns null while the runtime is busy dumping, and in JDK mode until
+   * the VM has booted.
    */
   public static CC get() {
-    if (busy) return null;
-    Slot s = SLOT.get();
-    if (s == null) s = newSlot();
-    return s.node;
+    return Slots.get();
   }
 
   /**
    * Store 'node' in the current thread's slot; returns the previous value.
    * A thread without a slot yet gets one (and a root) only when 'node' is
-   * not null.
+   * not null (app mode) or always (JDK mode, where the root must exist
+   * before the runtime's own calls into the instrumented JDK, so that
+   * they see the null node).
    */
   public static CC set(CC node) {
-    Slot s = SLOT.get();
-    if (s == null) {
-      if (node == null || busy) return null;
-      s = newSlot();
-    }
-    CC prev = s.node;
-    s.node = node;
-    return prev;
+    return Slots.set(node);
   }
 
-  /*
-   * The slot is installed with a null node before the root is made, so
-   * that any instrumented code reached from here sees "not profiling".
+  /**
+   * The root of the current thread 't', registered for the dump. Called
+   * by Slots once the thread's slot says "not profiling", so that the
+   * JDK code this reaches (JDK mode) makes no nodes.
    */
-  private static Slot newSlot() {
-    Slot s = new Slot();
-    SLOT.set(s);
-    Thread t = Thread.currentThread();
+  static CC newRoot(Thread t) {
     CC root = new CC(0, null);
-    Registry.addRoot(root, t.getName(), isSystem(t));
-    s.node = root;
-    return s;
+    String name = t.getName();
+    Registry.addRoot(root, name != null ? name : "", isSystem(t));
+    return root;
   }
 
   /*
@@ -278,7 +299,7 @@ public class CC {
    * InnocuousThreadGroup: Common-Cleaner and friends). The thread named
    * "main" is never a system thread.
    */
-  private static boolean isSystem(Thread t) {
+  static boolean isSystem(Thread t) {
     if ("main".equals(t.getName())) return false;
     ThreadGroup g = t.getThreadGroup();
     if (g == null) return false;
@@ -308,6 +329,34 @@ public class CC {
   }
 
   /**
+   * JDK mode: profiling starts. The rewritten System.initPhase3 calls
+   * this as the VM finishes booting; until then every entry point
+   * answers null. Reads the settings first, with profiling still off.
+   */
+  public static void start() {
+    if (Cfg.METERED) System.err.println("cccp: block counters are not "
+                                        + "supported with an instrumented JDK");
+    if (JopCache.ON) System.err.println("cccp: the JOP method cache is not "
+                                        + "simulated with an instrumented JDK");
+    String t = System.getProperty("cccp.jdk.methods");
+    if (t != null) {
+      try {
+        Registry.jdk(JdkMethods.read(t));
+      } catch (java.io.IOException | RuntimeException e) {
+        System.err.println("cccp: cannot read the JDK's method table " + t
+                           + ": " + e + "; no profile");
+        return;
+      }
+    }
+    Slots.start();
+  }
+
+  /** A node that is no node (Slots' marker). */
+  static CC sentinel() {
+    return new CC(-1, null);
+  }
+
+  /**
    * Bootstrap method of the CONSTANT_Dynamic (type int) the rewriter emits
    * for class versions 55 and later: registers the method, returns its id.
    */
@@ -323,12 +372,18 @@ public class CC {
   static final class Registry {
     private static final HashMap<String, Integer> IDS =
         new HashMap<String, Integer>();
+    /* registered method 'id' is at index id - base (JopCache, app mode
+    ** only, reads them directly: base 0) */
     static String[] cls = new String[256];
     static String[] name = new String[256];
     static String[] desc = new String[256];
     static int[] size = new int[256];
     static int[] flags = new int[256];
-    static int n;                   // methods registered: ids 1..n
+    /* JDK mode: ids 1..base are the instrumented JDK's, fixed at
+    ** rewrite time and named by its method table */
+    static int base;
+    private static JdkMethods jdk;
+    static int n;                   // methods known: ids 1..n
     /* "class.method" (binary class name) of the methods registered as
     ** instrumented (flag 4), for the agent's stack-walk filter */
     private static final HashSet<String> APP = new HashSet<String>();
@@ -344,21 +399,49 @@ public class CC {
       Integer id = IDS.get(key);
       if ((fl & 4) != 0) APP.add(c.replace('/', '.') + '.' + m);
       if (id != null) {
-        int i = id.intValue();
+        int i = id.intValue() - base;
         flags[i] |= fl;
         if (sz > size[i]) size[i] = sz;
-        return i;
+        return id.intValue();
       }
-      int i = ++n;
+      int i = ++n - base;
       if (i == cls.length) grow();
       cls[i] = c;
       name[i] = m;
       desc[i] = d;
       size[i] = sz;
       flags[i] = fl;
-      IDS.put(key, Integer.valueOf(i));
+      IDS.put(key, Integer.valueOf(n));
       hook();
-      return i;
+      return n;
+    }
+
+    /** JDK mode: ids 1..'t.count' name the methods of table 't'. */
+    static synchronized void jdk(JdkMethods t) {
+      jdk = t;
+      base = n = t.count;
+    }
+
+    /* Class, name, descriptor, size and flags of method 'id' (1..n;
+    ** null or 0 for id 0, a method whose class was not initialized) */
+    static synchronized String cls(int id) {
+      return id > base ? cls[id - base] : jdk != null && id > 0 ? jdk.cls(id) : null;
+    }
+
+    static synchronized String name(int id) {
+      return id > base ? name[id - base] : jdk != null && id > 0 ? jdk.name(id) : null;
+    }
+
+    static synchronized String desc(int id) {
+      return id > base ? desc[id - base] : jdk != null && id > 0 ? jdk.desc(id) : null;
+    }
+
+    static synchronized int size(int id) {
+      return id > base ? size[id - base] : 0;
+    }
+
+    static synchronized int flags(int id) {
+      return id > base ? flags[id - base] : jdk != null && id > 0 ? jdk.flags(id) : 0;
     }
 
     /** Whether "class.method" names a method registered as

@@ -24,6 +24,8 @@ final class Dump extends Thread {
   private final byte[] buf = new byte[1 << 16];
   private int len;
   private OutputStream out;
+  /* JDK mode: the id each method has in the profile, by run-time id */
+  private int[] ids;
 
   Dump() {
     super("cccp-dump");
@@ -67,21 +69,30 @@ final class Dump extends Thread {
           + "<cct version=\"1\" mode=\"cccp\"");
     jopAttrs(jop);
     ascii(">\n");
+    /* JDK mode: the methods the trees name, numbered densely again */
+    boolean[] used = CC.Registry.base > 0 ? used(appOnly) : null;
+    if (used != null) {
+      ids = new int[CC.Registry.n + 1];
+      for (int i = 1, k = 0; i <= CC.Registry.n; i++)
+        if (i > CC.Registry.base || used[i]) ids[i] = ++k;
+    }
     for (int i = 1; i <= CC.Registry.n; i++) {
-      int fl = CC.Registry.flags[i];
+      if (i <= CC.Registry.base && !used[i]) continue;
+      int fl = CC.Registry.flags(i);
+      int size = CC.Registry.size(i);
       ascii("  <method id=\"");
-      num(i);
+      num(ids != null ? ids[i] : i);
       ascii("\" class=\"");
-      text(CC.Registry.cls[i]);
+      text(CC.Registry.cls(i));
       ascii("\" name=\"");
-      text(CC.Registry.name[i]);
+      text(CC.Registry.name(i));
       ascii("\" desc=\"");
-      text(CC.Registry.desc[i]);
+      text(CC.Registry.desc(i));
       ascii("\" size=\"");
-      num(CC.Registry.size[i]);
-      if (jop != null && CC.Registry.size[i] > 0) {
+      num(size);
+      if (jop != null && size > 0) {
         ascii("\" words=\"");     // what JOP's method cache loads
-        num((CC.Registry.size[i] + 3) >> 2);
+        num((size + 3) >> 2);
       }
       ascii((fl & 1) != 0 ? "\" native=\"1" : "\" native=\"0");
       ascii((fl & 2) != 0 ? "\" library=\"1\"/>\n" : "\" library=\"0\"/>\n");
@@ -97,6 +108,30 @@ final class Dump extends Thread {
       ascii("  </tree>\n");
     }
     ascii("</cct>\n");
+  }
+
+  /*
+   * JDK mode: which of the JDK's methods (ids 1..base) the written trees
+   * name; only those are listed.
+   */
+  private static boolean[] used(boolean appOnly) {
+    boolean[] u = new boolean[CC.Registry.base + 1];
+    for (int r = 0; r < CC.Registry.ROOTS.size(); r++) {
+      if (appOnly && CC.Registry.SYSTEM.get(r).booleanValue()) continue;
+      CC root = CC.Registry.ROOTS.get(r);
+      CC n = root.first;
+      while (n != null) {
+        if (n.mid > 0 && n.mid < u.length) u[n.mid] = true;
+        if (n.first != null) {
+          n = n.first;
+          continue;
+        }
+        while (n.next == null && n != root) n = n.parent;
+        if (n == root) break;
+        n = n.next;
+      }
+    }
+    return u;
   }
 
   /*
@@ -135,7 +170,7 @@ final class Dump extends Thread {
     while (n != null) {
       indent(depth);
       ascii("<node method=\"");
-      num(n.mid);
+      num(ids != null ? ids[n.mid] : n.mid);
       ascii("\" calls=\"");
       num(n.calls);
       if (n instanceof CC.Metered) {

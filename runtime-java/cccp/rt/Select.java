@@ -101,9 +101,9 @@ final class Select {
   static int owns(int mid, Class<?> k) {
     String cls, name, desc;
     synchronized (CC.Registry.class) {
-      cls = CC.Registry.cls[mid];
-      name = CC.Registry.name[mid];
-      desc = CC.Registry.desc[mid];
+      cls = CC.Registry.cls(mid);
+      name = CC.Registry.name(mid);
+      desc = CC.Registry.desc(mid);
     }
     boolean yes;
     try {
@@ -158,8 +158,8 @@ final class Select {
   private static int resolve(int mid, Class<?> k) {
     String name, desc;
     synchronized (CC.Registry.class) {
-      name = CC.Registry.name[mid];
-      desc = CC.Registry.desc[mid];
+      name = CC.Registry.name(mid);
+      desc = CC.Registry.desc(mid);
     }
     Method m;
     try {

@@ -1,0 +1,94 @@
+/*
+ * JdkMethods.java -- JDK mode: the instrumented JDK's method table, which
+ * names the method ids the rewriter fixed (DIR/jdk.methods, named by the
+ * system property cccp.jdk.methods in DIR/cccp.args).
+ */
+package cccp.rt;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+/**
+ * The file, as cccp-rewrite writes it (UTF-8 text, one record a line):
+ * <pre>
+ *   cccp-jdk-methods 1 COUNT
+ *   C CLASS                  a class (internal name); its methods follow
+ *   M NAME DESC FLAGS        method id 1, 2, ... COUNT in file order
+ * </pre>
+ * FLAGS as CC.register takes them (1 native). Kept as the file's bytes
+ * and the offset of each method's record; names are decoded on demand.
+ */
+final class JdkMethods {
+  final int count;
+  private final byte[] b;
+  private final int[] method;    // id -> offset of its "M " record
+  private final int[] owner;     // id -> offset of its class's "C " record
+
+  private JdkMethods(byte[] b, int count) {
+    this.b = b;
+    this.count = count;
+    method = new int[count + 1];
+    owner = new int[count + 1];
+  }
+
+  static JdkMethods read(String path) throws IOException {
+    byte[] b = Files.readAllBytes(Paths.get(path));
+    int eol = next(b, 0);
+    String[] h = new String(b, 0, eol, StandardCharsets.UTF_8).split(" ");
+    if (h.length != 3 || !"cccp-jdk-methods".equals(h[0])
+        || !"1".equals(h[1]))
+      throw new IOException("not a method table (version 1)");
+    JdkMethods t = new JdkMethods(b, Integer.parseInt(h[2]));
+    int id = 0, cls = -1;
+    for (int p = eol + 1; p < b.length; p = next(b, p) + 1) {
+      if (b[p] == 'C' && p + 1 < b.length && b[p + 1] == ' ') {
+        cls = p + 2;
+      } else if (b[p] == 'M' && p + 1 < b.length && b[p + 1] == ' '
+                 && cls >= 0 && id < t.count) {
+        id++;
+        t.method[id] = p + 2;
+        t.owner[id] = cls;
+      } else {
+        throw new IOException("bad record at byte " + p);
+      }
+    }
+    if (id != t.count)
+      throw new IOException(id + " methods, the header says " + t.count);
+    return t;
+  }
+
+  /* The offset of the end of the line at 'p'. */
+  private static int next(byte[] b, int p) {
+    while (p < b.length && b[p] != '\n') p++;
+    return p;
+  }
+
+  /* Field 'k' (0-based, space-separated) of the record at 'p'. */
+  private String field(int p, int k) {
+    for (; k > 0; k--) {
+      while (b[p] != ' ') p++;
+      p++;
+    }
+    int e = p;
+    while (e < b.length && b[e] != ' ' && b[e] != '\n') e++;
+    return new String(b, p, e - p, StandardCharsets.UTF_8);
+  }
+
+  String cls(int id) {
+    return field(owner[id], 0);
+  }
+
+  String name(int id) {
+    return field(method[id], 0);
+  }
+
+  String desc(int id) {
+    return field(method[id], 1);
+  }
+
+  int flags(int id) {
+    return Integer.parseInt(field(method[id], 2));
+  }
+}

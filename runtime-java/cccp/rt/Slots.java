@@ -1,0 +1,52 @@
+/*
+ * Slots.java -- the thread slot of app mode: a ThreadLocal holding a
+ * small per-thread object. JDK mode replaces this class (runtime-java/jdk).
+ */
+package cccp.rt;
+
+/** Where the current thread's CCT node is kept (see CC.get, CC.set). */
+final class Slots {
+  /** Which variant this is (a constant: javac folds it into CC). */
+  static final boolean JDK = false;
+
+  private static final ThreadLocal<CC.Slot> SLOT = new ThreadLocal<CC.Slot>();
+
+  private Slots() {}
+
+  static CC.Slot slot() {
+    return SLOT.get();
+  }
+
+  static CC get() {
+    if (CC.busy) return null;
+    CC.Slot s = SLOT.get();
+    if (s == null) s = newSlot();
+    return s.node;
+  }
+
+  static CC set(CC node) {
+    CC.Slot s = SLOT.get();
+    if (s == null) {
+      if (node == null || CC.busy) return null;
+      s = newSlot();
+    }
+    CC prev = s.node;
+    s.node = node;
+    return prev;
+  }
+
+  /** JDK mode only (see runtime-java/jdk). */
+  static void start() {}
+
+
+  /*
+   * The slot is installed with a null node before the root is made, so
+   * that any instrumented code reached from here sees "not profiling".
+   */
+  private static CC.Slot newSlot() {
+    CC.Slot s = new CC.Slot();
+    SLOT.set(s);
+    s.node = CC.newRoot(Thread.currentThread());
+    return s;
+  }
+}

@@ -1,0 +1,73 @@
+/*
+ * Slots.java -- the thread slot of JDK mode: two fields the rewriter adds
+ * to java.lang.Thread (cccp$cc, the current node; cccp$root, the thread's
+ * root), read after Thread.currentThread(). This class replaces the app
+ * mode's in the runtime patched into java.base.
+ */
+package cccp.rt;
+
+/**
+ * While the VM boots, instrumented code runs before anything is ready:
+ * until 'start' (called at the end of System.initPhase3, the rewriter
+ * puts the call there) every entry point answers null, "not profiling",
+ * without touching anything. A thread's fields: cc null and root null, no
+ * root yet; cc null and root set, not profiling (the runtime is at work,
+ * or the root is being made); cc set, the current node.
+ *
+ * Nothing here calls a method of the JDK before the slot says "not
+ * profiling": the JDK is instrumented, and its entries call back here.
+ */
+final class Slots {
+  /** Which variant this is (a constant: javac folds it into CC). */
+  static final boolean JDK = true;
+
+  /** Set once the VM has booted and the runtime is configured. */
+  private static boolean live;
+
+  /** A thread's root while it is being made. */
+  private static final CC MAKING = CC.sentinel();
+
+  private Slots() {}
+
+  static CC.Slot slot() {
+    return null;
+  }
+
+  static CC get() {
+    if (!live) return null;
+    Thread t = Thread.currentThread();
+    CC c = t.cccp$cc;
+    if (c != null || t.cccp$root != null || CC.busy) return c;
+    return root(t);
+  }
+
+  static CC set(CC node) {
+    if (!live) return null;
+    Thread t = Thread.currentThread();
+    CC prev = t.cccp$cc;
+    if (prev == null && t.cccp$root == null) {
+      if (CC.busy) return null;
+      prev = root(t);
+    }
+    t.cccp$cc = node;
+    return prev;
+  }
+
+  /* The root of 't', made with the slot saying "not profiling". */
+  private static CC root(Thread t) {
+    t.cccp$root = MAKING;
+    CC r = CC.newRoot(t);
+    t.cccp$root = r;
+    t.cccp$cc = r;
+    return r;
+  }
+
+  /**
+   * Profiling starts: called once by the booted VM's main thread (at the
+   * end of System.initPhase3), after 'configure' has read the settings
+   * with profiling still off.
+   */
+  static void start() {
+    live = true;
+  }
+}
