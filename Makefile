@@ -52,6 +52,9 @@ RT_JAR    := $(BUILD)/cccp-rt.jar
 # to java.lang.Thread, compiled against a stand-in (runtime-java/jdk-stubs).
 RT_JDK_SRC := $(sort $(wildcard runtime-java/jdk/cccp/rt/*.java))
 RT_JDK_JAR := $(BUILD)/cccp-rt-jdk.jar
+# the agent's filters, which the rewritten JDK calls directly
+RT_JDK_AGENT := runtime-java/agent/cccp/rt/Hidden.java \
+                runtime-java/agent/cccp/rt/Frames.java
 
 # Test tools (C programs used by the shell suites).
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
@@ -123,11 +126,12 @@ $(RT_JAR): $(RT_SRC) $(AGENT_SRC) runtime-java/MANIFEST.MF
 	$(JAVAC) --release 11 -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
 	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
 
-$(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) runtime-java/jdk-stubs/java/lang/Thread.java
+$(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) $(RT_JDK_AGENT) \
+               runtime-java/jdk-stubs/java/lang/Thread.java
 	@rm -rf $(BUILD)/rt-jdk-src $(BUILD)/rt-jdk-classes
 	@mkdir -p $(BUILD)/rt-jdk-src/cccp/rt $(BUILD)/rt-jdk-classes
 	cp $(RT_SRC) $(BUILD)/rt-jdk-src/cccp/rt/
-	cp $(RT_JDK_SRC) $(BUILD)/rt-jdk-src/cccp/rt/
+	cp $(RT_JDK_SRC) $(RT_JDK_AGENT) $(BUILD)/rt-jdk-src/cccp/rt/
 	$(JAVAC) -source 11 -target 11 -nowarn -Xlint:-options -implicit:none \
 	  --patch-module java.base=runtime-java/jdk-stubs:$(BUILD)/rt-jdk-src \
 	  -d $(BUILD)/rt-jdk-classes $$(find $(BUILD)/rt-jdk-src -name '*.java')

@@ -1058,6 +1058,75 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
 }
 
 /* Rewrite one call site of an instrumented body. */
+/*
+** JDK mode: the calls through which the JDK hands members and stack frames
+** to programs go to the runtime's filters (runtime-java/agent: Hidden,
+** Frames), which call the original and leave out what the rewriter added:
+** what the agent patches into an uninstrumented JDK, done here. Each
+** replacement has the original's stack shape (a receiver becomes the
+** first argument).
+*/
+typedef struct jdk_edit {
+  const char *in;                       /* the class whose calls change */
+  const char *owner, *name, *desc;      /* the call */
+  const char *to, *to_name, *to_desc;   /* the static method instead */
+} jdk_edit;
+
+#define STE "[Ljava/lang/StackTraceElement;"
+#define M_ARR "[Ljava/lang/reflect/Method;"
+#define F_ARR "[Ljava/lang/reflect/Field;"
+#define C_ARR "[Ljava/lang/reflect/Constructor;"
+static const jdk_edit jdk_edits[] = {
+  {"java/lang/Class", "jdk/internal/reflect/Reflection", "filterMethods",
+   "(Ljava/lang/Class;" M_ARR ")" M_ARR, "cccp/rt/Hidden", "filterMethods",
+   "(Ljava/lang/Class;" M_ARR ")" M_ARR},
+  {"java/lang/Class", "jdk/internal/reflect/Reflection", "filterFields",
+   "(Ljava/lang/Class;" F_ARR ")" F_ARR, "cccp/rt/Hidden", "filterFields",
+   "(Ljava/lang/Class;" F_ARR ")" F_ARR},
+  {"java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
+   "(Z)" C_ARR, "cccp/rt/Hidden", "constructors",
+   "(Ljava/lang/Class;Z)" C_ARR},
+  {"java/io/ObjectStreamClass", "java/io/ObjectStreamClass",
+   "hasStaticInitializer", "(Ljava/lang/Class;)Z", "cccp/rt/Hidden",
+   "hasStaticInitializer", "(Ljava/lang/Class;)Z"},
+  /* Throwable.getOurStackTrace: JDK 25, JDK 17 */
+  {"java/lang/Throwable", "java/lang/StackTraceElement", "of",
+   "(Ljava/lang/Object;I)" STE, "cccp/rt/Frames", "of",
+   "(Ljava/lang/Object;I)" STE},
+  {"java/lang/Throwable", "java/lang/StackTraceElement", "of",
+   "(Ljava/lang/Throwable;I)" STE, "cccp/rt/Frames", "of",
+   "(Ljava/lang/Throwable;I)" STE},
+  /* other threads' stacks */
+  {"java/lang/Thread", "java/lang/Thread", "dumpThreads",
+   "([Ljava/lang/Thread;)[" STE, "cccp/rt/Frames", "dumpThreads",
+   "([Ljava/lang/Thread;)[" STE},
+  {"java/lang/Thread", "java/lang/StackTraceElement", "of", "(" STE ")" STE,
+   "cccp/rt/Frames", "of", "(" STE ")" STE},
+  /* StackWalker: the stream a walk's function gets, and getCallerClass */
+  {"java/lang/StackStreamFactory$StackFrameTraverser",
+   "java/util/function/Function", "apply",
+   "(Ljava/lang/Object;)Ljava/lang/Object;", "cccp/rt/Frames", "apply",
+   "(Ljava/util/function/Function;Ljava/lang/Object;)Ljava/lang/Object;"},
+  {"java/lang/StackWalker", "java/lang/StackStreamFactory$CallerClassFinder",
+   "findCaller", "()Ljava/lang/Class;", "cccp/rt/Frames", "caller",
+   "(Ljava/lang/Object;)Ljava/lang/Class;"},
+};
+#undef STE
+#undef M_ARR
+#undef F_ARR
+#undef C_ARR
+
+static const jdk_edit *jdk_edit_of(const xf *x, const char *owner,
+                                   const char *name, const char *desc) {
+  for (size_t k = 0; k < sizeof jdk_edits / sizeof *jdk_edits; k++) {
+    const jdk_edit *e = &jdk_edits[k];
+    if (strcmp(e->in, x->name) == 0 && strcmp(e->owner, owner) == 0 &&
+        strcmp(e->name, name) == 0 && strcmp(e->desc, desc) == 0)
+      return e;
+  }
+  return NULL;
+}
+
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
   int kind;
@@ -1072,6 +1141,17 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   const char *name = nat ? cr_cp_str(cp, nat->a) : NULL;
   const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
   if (!owner || !name || !desc) return;  /* the analysis will complain */
+  const jdk_edit *je = x->jdk ? jdk_edit_of(x, owner, name, desc) : NULL;
+  if (je) {
+    /* the filter's call of the original makes its node from the slot */
+    i->op = CR_OP_INVOKESTATIC;
+    i->a = cpi(x, cr_cp_add_methodref(cp, je->to, je->to_name, je->to_desc,
+                                      x->d));
+    i->b = 0;
+    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    x->o->nsites_tl++;
+    return;
+  }
   if (strncmp(owner, "cccp/rt/", 8) == 0) return;
   if (polysig(x->o->h, owner, name)) {
     wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);

@@ -282,14 +282,17 @@ public class CC {
   }
 
   /**
-   * The root of the current thread 't', registered for the dump. Called
-   * by Slots once the thread's slot says "not profiling", so that the
-   * JDK code this reaches (JDK mode) makes no nodes.
+   * The root of the current thread 't', registered for the dump, or null
+   * while 't' is being constructed (JDK mode: see Slots). Called by Slots
+   * once the thread's slot says "not profiling", so that the JDK code this
+   * reaches (JDK mode) makes no nodes.
    */
   static CC newRoot(Thread t) {
-    CC root = new CC(0, null);
     String name = t.getName();
-    Registry.addRoot(root, name != null ? name : "", isSystem(t));
+    if (name == null) return null;      // 't' is being constructed
+    boolean sys = isSystem(t);
+    CC root = new CC(0, null);
+    Registry.addRoot(root, name, sys);
     return root;
   }
 

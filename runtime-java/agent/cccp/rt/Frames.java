@@ -59,19 +59,23 @@ public final class Frames
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       Class<?> ste = StackTraceElement.class;
+      /* package access to java.lang: this class is java.lang.CccpFrames
+      ** (defined by the agent) or, in an instrumented JDK, cccp.rt.Frames
+      ** in java.base */
+      MethodHandles.Lookup jl = MethodHandles.privateLookupIn(ste, l);
       MethodHandle of;
       try {       /* of(Object backtrace, int depth) as in JDK 25 */
-        of = l.findStatic(ste, "of", MethodType.methodType(
+        of = jl.findStatic(ste, "of", MethodType.methodType(
             StackTraceElement[].class, Object.class, int.class));
       } catch (NoSuchMethodException e) {
-        of = l.findStatic(ste, "of", MethodType.methodType(
+        of = jl.findStatic(ste, "of", MethodType.methodType(
             StackTraceElement[].class, Throwable.class, int.class));
       }
       OF = of.asType(MethodType.methodType(StackTraceElement[].class,
                                            Object.class, int.class));
       MethodHandle ofa = null;
       try {       /* as in JDK 25 */
-        ofa = l.findStatic(ste, "of", MethodType.methodType(
+        ofa = jl.findStatic(ste, "of", MethodType.methodType(
             StackTraceElement[].class, StackTraceElement[].class));
       } catch (NoSuchMethodException e) {
         /* JDK 17: not called */
@@ -87,7 +91,7 @@ public final class Frames
       WALKER = MethodHandles.privateLookupIn(asw, l).findGetter(
           asw, "walker", StackWalker.class)
           .asType(MethodType.methodType(StackWalker.class, Object.class));
-      HAS = l.findVirtual(StackWalker.class, "hasOption",
+      HAS = jl.findVirtual(StackWalker.class, "hasOption",
           MethodType.methodType(boolean.class, StackWalker.Option.class));
       MethodType test = MethodType.methodType(boolean.class, Class.class);
       REFLECT = p.findStatic(ssf, "isReflectionFrame", test);

@@ -53,10 +53,20 @@ final class Slots {
     return prev;
   }
 
-  /* The root of 't', made with the slot saying "not profiling". */
+  /*
+   * The root of 't', made with the slot saying "not profiling". None yet
+   * (null, and a later call tries again) while 't' is being constructed:
+   * a thread the VM attaches (JNI, DestroyJavaVM) runs its own Thread
+   * constructor, whose fields (name; JDK 21+ holder) are not set yet.
+   */
   private static CC root(Thread t) {
     t.cccp$root = MAKING;
-    CC r = CC.newRoot(t);
+    CC r;
+    try {
+      r = CC.newRoot(t);
+    } catch (Throwable e) {
+      r = null;
+    }
     t.cccp$root = r;
     t.cccp$cc = r;
     return r;
@@ -68,6 +78,20 @@ final class Slots {
    * with profiling still off.
    */
   static void start() {
+    Frames.APP = new Twins();
     live = true;
+  }
+
+  /*
+   * The stack-walk filter's question, whether a frame at the forwarding
+   * line belongs to an instrumented method: here every class with such a
+   * line is (the JDK's, the application's rewritten against it).
+   */
+  private static final class Twins
+      implements java.util.function.Predicate<String> {
+    @Override
+    public boolean test(String method) {
+      return true;
+    }
   }
 }
