@@ -168,15 +168,19 @@ jop-examples: $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
 # the app, run it on a stock JVM, print its hottest calling contexts and
 # write its flame graph.
 DEMO := $(BUILD)/demo
-demo: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR) $(BUILD)/examples/jop/control.jar
+# the JDK the demo instruments: the one 'java' on PATH belongs to
+DEMO_JDK ?= $(patsubst %/bin/java,%,$(realpath $(shell command -v java)))
+demo: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(EXAMPLE_JAR) $(BUILD)/examples/jop/control.jar
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
-	$(BIN) -v $(EXAMPLE_JAR) -o $(DEMO)/INST_wordfreq.jar
-	cd $(DEMO) && java @INST_wordfreq.jar.args -Dcccp.out=profile.xml \
-	  -jar INST_wordfreq.jar
+	@echo "== the JDK instrumented once ($(DEMO_JDK)), the example against it"
+	$(BIN) --jdk $(DEMO_JDK) -o $(DEMO)/jdk
+	$(BIN) --summary $(DEMO)/jdk/jdk.summary $(EXAMPLE_JAR) -o $(DEMO)/app/
+	cd $(DEMO)/app && java @cccp.args -Dcccp.out=../profile.xml -jar wordfreq.jar
 	@echo "== hottest methods and calling contexts of $(DEMO)/profile.xml"
 	@$(REPORT) top --merge-threads -n 8 $(DEMO)/profile.xml
 	@$(REPORT) flame --merge-threads $(DEMO)/profile.xml \
-	  --title "wordfreq: calls per calling context" -o $(DEMO)/flame.html
+	  --title "wordfreq on an instrumented JDK: calls per calling context" \
+	  -o $(DEMO)/flame.html
 	@echo "== flame graph (open in a browser): $(CURDIR)/$(DEMO)/flame.html"
 	@echo "== cross-profiling examples/jop/control for the JOP processor"
 	$(BIN) --jop $(BUILD)/examples/jop/control.jar -o $(DEMO)/jop/

@@ -139,8 +139,16 @@ void cli_put_token(FILE *f, const char *s);
 ** module descriptors of JDK image 'image') and the exports the runtime
 ** needs.
 */
-int cli_jdk_files(const char *dir, const cli_plan *p,
+int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
                   const struct cr_hier *h, cr_input *image, cr_diag *d);
+/*
+** After instrumenting an application against the summary 'summary' of an
+** instrumented JDK (DIR/jdk.summary): the application's options file
+** ('OUTPUT.args' or 'OUTPUT/cccp.args', as 'cli_runtime_files' names it)
+** is a copy of DIR/cccp.args.
+*/
+int cli_jdk_app_args(const char *out, int is_dir, const char *summary,
+                     cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

@@ -175,14 +175,16 @@ static int read_modules(jmods *ms, cr_input *in, cr_diag *d) {
 
 /*
 ** DIR/jdk.methods (runtime-java/cccp/rt/JdkMethods.java reads it): a
-** header with the count, then each class with fixed ids ("C NAME") and
-** its methods in id order ("M NAME DESC FLAGS", FLAGS 1 for native).
+** header with the count and the JDK's build, then each class with fixed
+** ids ("C NAME") and its methods in id order ("M NAME DESC FLAGS", FLAGS 1
+** for native).
 */
-static int write_methods(const char *path, const cr_hier *h, cr_diag *d) {
+static int write_methods(const char *path, const cr_hier *h,
+                         const char *build, cr_diag *d) {
   cli_afile af;
   int rc = cli_atomic_open(&af, path, d);
   if (rc) return rc;
-  fprintf(af.f, "cccp-jdk-methods 1 %u\n", cr_hier_mid_count(h));
+  fprintf(af.f, "cccp-jdk-methods 1 %u %s\n", cr_hier_mid_count(h), build);
   for (size_t i = 0, n = cr_hier_class_count(h); i < n; i++) {
     const cr_hclass *c = cr_hier_class_at(h, i);
     uint32_t nm = cr_hclass_method_count(c);
@@ -213,8 +215,45 @@ static const char *unit_module(const cli_unit *u, char *buf, size_t n) {
   return buf;
 }
 
-int cli_jdk_files(const char *dir, const cli_plan *p, const cr_hier *h,
-                  cr_input *image, cr_diag *d) {
+/*
+** The build of the JDK at 'home' as its java.runtime.version says it
+** (JAVA_RUNTIME_VERSION in the release file), into 'buf'; "unknown" when
+** there is none. Never has a space.
+*/
+static void jdk_build(const char *home, char *buf, size_t n) {
+  char path[PATH_MAX], line[512];
+  snprintf(buf, n, "unknown");
+  snprintf(path, sizeof path, "%s/release", home);
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  static const char key[] = "JAVA_RUNTIME_VERSION=";
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, key, sizeof key - 1) != 0) continue;
+    char *v = line + sizeof key - 1;
+    if (*v == '"') v++;
+    v[strcspn(v, "\"\r\n \t")] = '\0';
+    size_t k = strlen(v);
+    if (k && k < n) memcpy(buf, v, k + 1);
+    break;
+  }
+  fclose(f);
+}
+
+int cli_jdk_app_args(const char *out, int is_dir, const char *summary,
+                     cr_diag *d) {
+  char from[PATH_MAX], to[PATH_MAX];
+  const char *slash = strrchr(summary, '/');
+  snprintf(from, sizeof from, "%.*s/cccp.args",
+           slash ? (int)(slash - summary) : 1, slash ? summary : ".");
+  if (is_dir) snprintf(to, sizeof to, "%s/cccp.args", out);
+  else snprintf(to, sizeof to, "%s.args", out);
+  int rc = cli_copy_file(from, to, d);
+  if (rc) cr_diag_where(d, summary, NULL);
+  return rc;
+}
+
+int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
+                  const cr_hier *h, cr_input *image, cr_diag *d) {
   char real[PATH_MAX], rt[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
@@ -232,7 +271,9 @@ int cli_jdk_files(const char *dir, const cli_plan *p, const cr_hier *h,
   int rc = cli_copy_file(src, path, d);
   if (rc) return rc;
   snprintf(path, sizeof path, "%s/jdk.methods", real);
-  if ((rc = write_methods(path, h, d))) return rc;
+  char build[128];
+  jdk_build(jdk_home, build, sizeof build);
+  if ((rc = write_methods(path, h, build, d))) return rc;
 
   jmods ms;
   memset(&ms, 0, sizeof ms);

@@ -664,6 +664,18 @@ int main(int argc, char **argv) {
     usage_error("--jdk writes one jar per module: -o needs a directory, "
                 "not '%s'", o.output);
   if (o.jdk && o.output) out_is_dir = 1;
+  if (o.jdk && o.mode == MODE_CCCP &&
+      (o.jop || o.count_bytecodes || o.count_allocs))
+    usage_error("%s", "--jdk with block counters (--jop, --count-bytecodes, "
+                "--count-allocations) is not supported: instrument the "
+                "application alone for them");
+  /* an instrumented JDK comes with the summary applications are
+  ** rewritten against */
+  char jdk_summary[PATH_MAX];
+  if (o.jdk && o.output && o.mode == MODE_CCCP && !o.emit_summary) {
+    snprintf(jdk_summary, sizeof jdk_summary, "%s/jdk.summary", o.output);
+    o.emit_summary = jdk_summary;
+  }
 
   /* Open every input, with the jars their manifests name (depth first,
   ** each once, as the JVM orders its class path). Class-path entries are
@@ -921,7 +933,13 @@ int main(int argc, char **argv) {
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP && o.jdk && out_is_dir) {
-    if ((rc = cli_jdk_files(o.output, &pl.p, whole.h, ins[0], &d)))
+    if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &d)))
+      status = EXIT_OUTPUT;
+  } else if (rc == 0 && o.mode == MODE_CCCP && o.nsummaries &&
+             cr_hier_mid_count(whole.h)) {
+    /* rewritten against an instrumented JDK: run with its options */
+    if ((rc = cli_jdk_app_args(o.output, out_is_dir,
+                               o.summaries[o.nsummaries - 1], &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP &&
       (rc = cli_runtime_files(o.output, out_is_dir,

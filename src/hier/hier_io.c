@@ -23,6 +23,7 @@
 */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -157,6 +158,7 @@ int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d) {
     cr_buf_free(&b);
     return rc;
   }
+  fchmod(fd, 0644);             /* as other outputs, not mkstemp's 0600 */
   FILE *f = fdopen(fd, "wb");
   int ok = f && fwrite(b.data, 1, b.len, f) == b.len;
   if (f) ok = (fclose(f) == 0) && ok;

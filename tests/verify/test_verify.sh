@@ -412,20 +412,37 @@ verify_jdk() {
   # The rewritten run names its classes from the output jars, the baseline
   # from the JDK's own modules: a class or module lost on the way shows up
   # as MISSING.
-  local mods=("$out"/*.jar) names=() m
+  local mods=() names=() m
+  for m in "$out"/*.jar; do      # JDK mode adds the runtime, not a module
+    case $m in */cccp-rt*.jar) ;; *) mods+=("$m") ;; esac
+  done
   while read -r m; do names+=("${m%%@*}"); done < <("$java" --list-modules | sort)
   pass "JDK $v: rewritten, ${#mods[@]} module jars for ${#names[@]} modules ($((SECONDS - t0))s)"
   : > "$r/patch.args"
+  local exports=ALL-UNNAMED jdkopts=$EXTRA_OPTS
   for m in "${mods[@]}"; do
-    echo "--patch-module $(basename "$m" .jar)=$m" >> "$r/patch.args"
+    local mn=$(basename "$m" .jar)
+    if [ "$MODE" = --cccp ] && [ "$mn" = java.base ]; then
+      echo "--patch-module java.base=$m:$out/cccp-rt-jdk.jar" >> "$r/patch.args"
+    else
+      echo "--patch-module $mn=$m" >> "$r/patch.args"
+      exports+=",$mn"
+    fi
   done
+  if [ "$MODE" = --cccp ]; then
+    # JDK mode: the runtime is in java.base (DIR/cccp.args does the same
+    # for the modules of the default boot layer; here every module is)
+    echo "--add-exports java.base/cccp.rt=$exports" >> "$r/patch.args"
+    echo "-Dcccp.jdk.methods=$out/jdk.methods" >> "$r/patch.args"
+    jdkopts=
+  fi
 
   local t1=$SECONDS cached0=$FROM_CACHE
   baseline_pair "$(cache_key jdk "$java" "$home/lib/modules" "$VOPT" "${names[@]}")" \
     "jdk$v-base.log" "jdk$v-new.log" "$r/base.txt" \
     -- "$java" $VOPT --add-modules ALL-SYSTEM -cp "$CLS" \
       LinkCheck jdk "$r/base.txt" "${names[@]}" \
-    -- "$java" $VOPT @"$r/patch.args" $EXTRA_OPTS --add-modules ALL-SYSTEM \
+    -- "$java" $VOPT @"$r/patch.args" $jdkopts --add-modules ALL-SYSTEM \
       -Xlog:class+load=info:file="$r/load.log":none -cp "$CLS" \
       LinkCheck jdk "$r/new.txt" "${mods[@]}"
   [ $rc1 -eq 0 ] || { fail "JDK $v: baseline run (unmodified JDK)"; show "jdk$v-base.log"; }
@@ -464,7 +481,7 @@ verify_jdk() {
       "jdk$v-asmbase.log" "jdk$v-asmnew.log" "$r/asm-base.txt" \
       -- "$java" --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
         AsmCheck jdk "$r/asm-base.txt" "$EVERY" --also "$r/also.txt" "${names[@]}" \
-      -- "$java" @"$r/patch.args" $EXTRA_OPTS --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
+      -- "$java" @"$r/patch.args" $jdkopts --add-modules ALL-SYSTEM -cp "$CLS:$ASMCP" \
         AsmCheck jdk "$r/asm-new.txt" "$EVERY" --also "$r/also.txt" "${mods[@]}"
     [ $rc1 -eq 0 ] || { fail "JDK $v: ASM baseline run"; show "jdk$v-asmbase.log"; }
     [ $rc2 -eq 0 ] || { fail "JDK $v: ASM run on the rewritten classes"; show "jdk$v-asmnew.log"; }
@@ -475,15 +492,9 @@ verify_jdk() {
   echo "  JDK $v $MODE: $(grep -c '	' "$r/new.txt") classes, baseline failures $(count_base "jdk$v-cmp.log"), new failures $(count_new "jdk$v-cmp.log"); HotSpot runs ${linked_s}s, ASM ${asm_s}s, total $((SECONDS - t0))s$(cached_note "$cached0")"
 }
 
-if [ "$MODE" = --cccp ]; then
-  # An instrumented java.base needs the JDK-mode runtime (a slot in
-  # java.lang.Thread, no ThreadLocal): with the app-mode one it cannot start.
-  echo "  SKIP JDKs in mode --cccp: instrumenting the JDK itself (JDK mode) is not supported yet"
-else
-  verify_jdk 17 "$JDK17"
-  if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then verify_jdk 25 "$JDK25"
-  else echo "  SKIP JDK 25: no JDK 25 (looked for /usr/lib/jvm/*25*, or set JDK25=...)"; fi
-fi
+verify_jdk 17 "$JDK17"
+if [ -n "$JDK25" ] && [ -x "$JDK25/bin/java" ]; then verify_jdk 25 "$JDK25"
+else echo "  SKIP JDK 25: no JDK 25 (looked for /usr/lib/jvm/*25*, or set JDK25=...)"; fi
 
 # ---------------------------------------------------------- application jars
 verify_jars() {

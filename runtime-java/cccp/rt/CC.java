@@ -343,13 +343,24 @@ public class CC {
                                         + "simulated with an instrumented JDK");
     String t = System.getProperty("cccp.jdk.methods");
     if (t != null) {
+      JdkMethods m;
       try {
-        Registry.jdk(JdkMethods.read(t));
+        m = JdkMethods.read(t);
       } catch (java.io.IOException | RuntimeException e) {
         System.err.println("cccp: cannot read the JDK's method table " + t
                            + ": " + e + "; no profile");
+        Registry.off = true;
         return;
       }
+      String run = System.getProperty("java.runtime.version");
+      if (!"unknown".equals(m.build) && !m.build.equals(run)) {
+        System.err.println("cccp: " + t + " is for the JDK " + m.build
+                           + ", this is " + run + ": no profile (instrument "
+                           + "this JDK with cccp-rewrite --jdk)");
+        Registry.off = true;
+        return;
+      }
+      Registry.jdk(m);
     }
     Slots.start();
   }
@@ -395,6 +406,8 @@ public class CC {
     static final ArrayList<String> NAMES = new ArrayList<String>();
     static final ArrayList<Boolean> SYSTEM = new ArrayList<Boolean>();
     private static boolean hooked;
+    /* JDK mode: profiling could not start; nothing is dumped */
+    static boolean off;
 
     static synchronized int register(String c, String m, String d, int sz,
                                      int fl) {
@@ -471,7 +484,7 @@ public class CC {
 
     /* Install the shutdown hook once (at first registration or root). */
     private static void hook() {
-      if (hooked) return;
+      if (hooked || off) return;
       hooked = true;
       try {
         Runtime.getRuntime().addShutdownHook(new Dump());

@@ -13,7 +13,7 @@ import java.nio.file.Paths;
 /**
  * The file, as cccp-rewrite writes it (UTF-8 text, one record a line):
  * <pre>
- *   cccp-jdk-methods 1 COUNT
+ *   cccp-jdk-methods 1 COUNT BUILD
  *   C CLASS                  a class (internal name); its methods follow
  *   M NAME DESC FLAGS        method id 1, 2, ... COUNT in file order
  * </pre>
@@ -22,13 +22,16 @@ import java.nio.file.Paths;
  */
 final class JdkMethods {
   final int count;
+  /** The JDK's java.runtime.version, or "unknown". */
+  final String build;
   private final byte[] b;
   private final int[] method;    // id -> offset of its "M " record
   private final int[] owner;     // id -> offset of its class's "C " record
 
-  private JdkMethods(byte[] b, int count) {
+  private JdkMethods(byte[] b, int count, String build) {
     this.b = b;
     this.count = count;
+    this.build = build;
     method = new int[count + 1];
     owner = new int[count + 1];
   }
@@ -37,10 +40,10 @@ final class JdkMethods {
     byte[] b = Files.readAllBytes(Paths.get(path));
     int eol = next(b, 0);
     String[] h = new String(b, 0, eol, StandardCharsets.UTF_8).split(" ");
-    if (h.length != 3 || !"cccp-jdk-methods".equals(h[0])
+    if (h.length != 4 || !"cccp-jdk-methods".equals(h[0])
         || !"1".equals(h[1]))
       throw new IOException("not a method table (version 1)");
-    JdkMethods t = new JdkMethods(b, Integer.parseInt(h[2]));
+    JdkMethods t = new JdkMethods(b, Integer.parseInt(h[2]), h[3]);
     int id = 0, cls = -1;
     for (int p = eol + 1; p < b.length; p = next(b, p) + 1) {
       if (b[p] == 'C' && p + 1 < b.length && b[p + 1] == ' ') {

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# JDK mode: the whole JDK instrumented once (cccp-rewrite --jdk JAVA_HOME
+# -o DIR), the test programs rewritten against DIR/jdk.summary and run with
+# DIR/cccp.args, on JDK 17 and on JDK 25 where installed. Checked: the
+# instrumented JDK boots silently (java -version as without it) with every
+# boot class verified; the programs print what they print without
+# instrumentation, and their application-visible CCT is the one their
+# hand-written expectations give (tests/programs/prog/*.expect, as in app
+# mode); the completeness criteria of DESIGN.md 2 with JDK methods as
+# nodes (main present, JDK methods called by JDK methods, natives as nodes,
+# callbacks from a JNI library under the native node, invokedynamic
+# linkage under the caller, no node of the runtime's own work); the
+# transparency program prints the same; a method table of another JDK
+# build stops profiling with a message, and the program still runs.
+# Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+PROGS="$ROOT/tests/programs/prog"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+use_jdks
+[ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
+  >/dev/null || { fail "build cccp-report"; finish; exit 1; }
+[ -f "$ROOT/$BUILD/cccp-rt-jdk.jar" ] || { fail "missing $BUILD/cccp-rt-jdk.jar (run make)"; finish; exit 1; }
+export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+
+check "compile the test programs" "$JDK17/bin/javac" -d "$T/cls" "$PROGS"/*.java
+check "compile the JNI program" "$JDK17/bin/javac" -d "$T/cls" \
+  "$ROOT/tests/programs/jni/jni/Callback.java"
+check "compile the transparency program" "$JDK17/bin/javac" -nowarn \
+  -d "$T/tcls" "$ROOT"/tests/programs/transparent/tp/*.java
+check "build the JNI library" cc -shared -fPIC -O -I"$JDK17/include" \
+  -I"$JDK17/include/linux" -o "$T/libcccpjni.so" "$ROOT/tests/programs/jni/callback.c"
+(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/prog.jar" prog jni)
+(cd "$T/tcls" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
+
+# folded stacks of profile $1 with descriptors left out
+frames() { "$REPORT" folded "$1" | sed 's/([^;]*//g'; }
+
+for J in "${JDKS[@]}"; do
+  v=$(jdk_version "$J")
+  D="$T/jdk$v"
+  echo "-- JDK $v"
+  expect_exit 0 "instrument the whole JDK $v" "$REWRITE" -q --jdk "$J" -o "$D"
+  for f in cccp.args jdk.methods jdk.summary cccp-rt-jdk.jar java.base.jar; do
+    check "JDK $v: DIR/$f written" test -s "$D/$f"
+  done
+  build=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$J/release")
+  check "JDK $v: the method table names the JDK's build ($build)" \
+    test "$(head -1 "$D/jdk.methods" | cut -d' ' -f4)" = "$build"
+  check "JDK $v: no patch jar holds a module-info.class" \
+    bash -c "! unzip -l '$D/java.base.jar' | grep -q module-info.class"
+  "$J/bin/java" -version >"$T/plain-version" 2>&1
+  expect_exit 0 "JDK $v: the instrumented JDK boots" \
+    "$J/bin/java" @"$D/cccp.args" -version
+  # class data sharing is off with --patch-module: "sharing" goes
+  if [ "$err" = "$(sed 's/, sharing)/)/' "$T/plain-version")" ]; then
+    pass "JDK $v: java -version says what it says without cccp (no warning; no CDS)"
+  else fail "JDK $v: java -version differs"; echo "$err" | head -5 | sed 's/^/       /'; fi
+
+  mkdir -p "$T/out$v"
+  expect_exit 0 "JDK $v: programs rewritten against DIR/jdk.summary" \
+    "$REWRITE" -q --summary "$D/jdk.summary" "$T/prog.jar" -o "$T/out$v/"
+  check "JDK $v: their options file is the JDK's" cmp "$D/cccp.args" "$T/out$v/cccp.args"
+  A="$T/out$v/cccp.args"; P="$T/out$v/prog.jar"
+
+  for e in "$PROGS"/*.expect; do
+    p=$(basename "$e" .expect)
+    want=$(sed -n 's/^# stdout: //p' "$e")
+    got=$("$J/bin/java" @"$A" -Dcccp.out="$T/$p-$v.xml" -cp "$P" "prog.$p" \
+          2>"$T/err" | tr '\n' ' ' | sed 's/ $//')
+    if [ "$got" = "$want" ] && [ ! -s "$T/err" ]; then
+      pass "$p prints '$want', nothing on stderr (JDK $v)"
+    else fail "$p on JDK $v: '$got' (want '$want')"; head -5 "$T/err" | sed 's/^/       /'; fi
+    "$REPORT" compare --app-prefix prog/ --collapse-generated --expect "$e" \
+      "$T/$p-$v.xml" >"$T/res" 2>&1
+    if grep -q '^ok:' "$T/res"; then pass "$p: application-visible CCT as expected (JDK $v)"
+    else fail "$p: CCT vs expectations (JDK $v)"; head -10 "$T/res" | sed 's/^/       /'; fi
+  done
+
+  # every boot class the run loads verified
+  expect_exit 0 "JDK $v: boot classes verify (BytecodeVerificationLocal)" \
+    "$J/bin/java" -XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal \
+    @"$A" -Dcccp.out="$T/verify.xml" -cp "$P" prog.Callback
+
+  # completeness (DESIGN.md 2) with the JDK's methods as nodes
+  frames "$T/Calls-$v.xml" >"$T/f"
+  check "JDK $v: main is in the CCT, under the thread's root" \
+    grep -q '^\[main\];prog/Calls\.main ' "$T/f"
+  frames "$T/Callback-$v.xml" >"$T/f"
+  check "JDK $v: JDK methods called by JDK methods are nodes (Collections.sort > List.sort > Arrays.sort)" \
+    grep -Eq 'java/util/Collections\.sort;java/util/(List|ArrayList)\.sort;.*java/util/Arrays\.sort' "$T/f"
+  check "JDK $v: the comparator lies under the JDK's sort, deep in it" \
+    grep -Eq 'java/util/Arrays\.sort;.*;prog/Callback\$ByLen\.compare' "$T/f"
+  check "JDK $v: arraycopy is a native node" \
+    grep -Eq 'name="arraycopy" [^>]*native="1"' "$T/Natives-$v.xml"
+  frames "$T/Lambdas-$v.xml" >"$T/f"
+  check "JDK $v: invokedynamic linkage sits under the method that links it" \
+    grep -q '^\[main\];prog/Lambdas\.main;java/lang/invoke/MethodHandleNatives\.linkCallSite;' "$T/f"
+  check "JDK $v: the runtime's own work makes no node" \
+    bash -c "! grep -q 'cccp/rt/' '$T/f'"
+  frames "$T/Threads-$v.xml" >"$T/f"
+  check "JDK $v: another thread has its own root with Thread.run" \
+    grep -Eq '^\[[^]]+\];java/lang/Thread\.run;' "$T/f"
+
+  # Java called back from native code, under the native method's node
+  got=$("$J/bin/java" @"$A" -Djava.library.path="$T" -Dcccp.out="$T/jni-$v.xml" \
+        -cp "$P" jni.Callback 2>&1)
+  expect_match '^31 42$' "JDK $v: the JNI program prints 31 42" "$got"
+  frames "$T/jni-$v.xml" >"$T/f"
+  check "JDK $v: a lambda run by native code lies under the native method" \
+    grep -q '^\[main\];jni/Callback\.main;jni/Callback\.call;jni/Callback\.lambda\$main\$0;jni/Callback\.work 3$' "$T/f"
+  check "JDK $v: a static method called by native code lies under it" \
+    grep -q '^\[main\];jni/Callback\.main;jni/Callback\.twice;jni/Callback\.doubled;jni/Callback\.work 1$' "$T/f"
+
+  # transparency: reflection, serialVersionUID, stack traces and walks
+  mkdir -p "$T/tp$v"
+  "$REWRITE" -q --summary "$D/jdk.summary" "$T/tp.jar" -o "$T/tp$v/"
+  (cd "$T" && "$J/bin/java" -cp "$T/tp.jar" tp.Main >"$T/tp-plain" 2>&1)
+  (cd "$T" && "$J/bin/java" @"$T/tp$v/cccp.args" -Dcccp.out="$T/tp.xml" \
+     -cp "$T/tp$v/tp.jar" tp.Main >"$T/tp-inst" 2>&1)
+  if cmp -s "$T/tp-plain" "$T/tp-inst"; then
+    pass "JDK $v: the transparency program prints the same ($(wc -l <"$T/tp-plain") lines)"
+  else fail "JDK $v: the transparency program differs"; diff "$T/tp-plain" "$T/tp-inst" | head -10 | sed 's/^/       /'; fi
+
+  # a method table of another build: a message, no profile, same output
+  sed '1s/ [^ ]*$/ 0.0.0-other/' "$D/jdk.methods" >"$T/other.methods"
+  rm -f "$T/other.xml"
+  expect_exit 0 "JDK $v: a method table of another build: the program runs" \
+    "$J/bin/java" @"$A" -Dcccp.jdk.methods="$T/other.methods" \
+    -Dcccp.out="$T/other.xml" -cp "$P" prog.Calls
+  expect_match "is for the JDK 0\.0\.0-other, this is .*: no profile" \
+    "JDK $v: ... and says why it does not profile" "$err"
+  check "JDK $v: ... and writes no profile" test ! -e "$T/other.xml"
+done
+finish
