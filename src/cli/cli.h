@@ -304,6 +304,8 @@ void cli_progress_end(void);
 
 /* Messages: "cccp-rewrite: ..." on stderr; progress-bar aware. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "cccp-rewrite: note: ..." (callers leave it out under -q). */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_error_diag(const cr_diag *d);
 
 #endif

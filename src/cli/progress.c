@@ -71,6 +71,17 @@ void cli_warn(const char *fmt, ...) {
   fprintf(stderr, "cccp-rewrite: warning: %s\n", safe);
 }
 
+void cli_note(const char *fmt, ...) {
+  char raw[4096], safe[4096];
+  va_list ap;
+  erase();
+  va_start(ap, fmt);
+  vsnprintf(raw, sizeof raw, fmt, ap);
+  va_end(ap);
+  cr_escape(safe, sizeof safe, raw);
+  fprintf(stderr, "cccp-rewrite: note: %s\n", safe);
+}
+
 void cli_error_diag(const cr_diag *d) {
   char msg[2048];
   erase();

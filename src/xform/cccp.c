@@ -1127,6 +1127,19 @@ static const jdk_edit *jdk_edit_of(const xf *x, const char *owner,
   return NULL;
 }
 
+/*
+** JDK mode: methods where a thread's own code begins although a caller
+** passes a node. A virtual thread's task runs under VirtualThread.run,
+** called from the continuation its carrier thread entered, whose context
+** is the carrier's: the method starts from the current (virtual) thread's
+** root instead (CC.root), so that each virtual thread has its tree.
+*/
+static int thread_entry(const char *cls, const char *name, const char *desc) {
+  return strcmp(cls, "java/lang/VirtualThread") == 0 &&
+         strcmp(name, "run") == 0 &&
+         strcmp(desc, "(Ljava/lang/Runnable;)V") == 0;
+}
+
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
   int kind;
@@ -1311,7 +1324,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       m->flags = (uint16_t)(m->flags & ~ACC_SYNCHRONIZED);
     }
   }
-  if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
+  if (x->jdk && thread_entry(x->name, name, desc))
+    emit(x, b, first, CR_OP_INVOKESTATIC,
+         cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
+  else if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
   else emit(x, b, first, CR_OP_INVOKESTATIC, x->r_get);
   emit_own_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
@@ -1635,46 +1651,72 @@ static void add_cc_field(xf *x, const char *name) {
 }
 
 /*
+** Insert "invokestatic CC.'fn'()V" into every body of this class's method
+** 'name' whose descriptor is 'desc' or its twin's: at the start
+** ('at_start'), or before each return. How many bodies got it.
+*/
+static int insert_call(xf *x, const char *name, const char *desc,
+                       int at_start, const char *fn) {
+  cr_class *c = x->c;
+  char *td = cr_xf_twin_desc(x->a, desc);
+  int ref = cpi(x, cr_cp_add_methodref(c->cp, CC_CLASS, fn, "()V", x->d));
+  int done = 0;
+  if (!td || x->err) return oom(x), 0;
+  /* the queued twins are appended by 'finish': look at both lists */
+  uint32_t n = c->nmethods + x->nnewm;
+  for (uint32_t k = 0; k < n && !x->err; k++) {
+    cr_member *m = k < c->nmethods ? &c->methods[k] : x->newm[k - c->nmethods];
+    const char *nm = cr_member_name(c, m), *ds = cr_member_desc(c, m);
+    if (!nm || !ds || strcmp(nm, name) != 0 || !cr_member_code(m) ||
+        (strcmp(ds, desc) != 0 && strcmp(ds, td) != 0))
+      continue;
+    cr_body *b;
+    cr_diag md;
+    cr_diag_clear(&md);
+    if (cr_body_decode(&b, c, m, x->a, &md)) {
+      warn(x, "class %s: %s%s: %s", x->name, name, ds, md.msg);
+      continue;
+    }
+    if (at_start) {
+      emit(x, b, b->first, CR_OP_INVOKESTATIC, ref);
+    } else {
+      for (cr_insn *i = b->first; i; i = i->next)
+        if (i->op >= CR_OP_IRETURN && i->op <= CR_OP_RETURN)
+          emit(x, b, i, CR_OP_INVOKESTATIC, ref);
+    }
+    if (commit(x, b, &md) == 0 && md.code)
+      warn(x, "class %s: %s%s: %s", x->name, name, ds, md.msg);
+    else if (!x->err)
+      done++;
+  }
+  return done;
+}
+
+/*
 ** What the runtime of an instrumented JDK needs from the JDK itself: the
 ** thread slot as two fields of java.lang.Thread (the current node and the
-** thread's root, read after Thread.currentThread()), and the moment the
-** VM has booted, when profiling can start: "invokestatic CC.start" before
-** each return of System.initPhase3 (JDK 9 and later; the VM calls it by
-** name, so it is the original-signature method, whatever its kind).
+** thread's root, read after Thread.currentThread()); the moment the VM has
+** booted, when profiling can start (CC.start as System.initPhase3 returns:
+** JDK 9 and later; the VM calls it by name, so it is the original-signature
+** method, whatever its kind); and when a thread ends, so that its tree
+** joins those of its name pattern (CC.ended as Thread.exit starts, which
+** the VM calls when a platform thread ends, and as a virtual thread's
+** VirtualThread.run returns).
 */
 static void jdk_hooks(xf *x) {
-  cr_class *c = x->c;
   if (strcmp(x->name, "java/lang/Thread") == 0) {
     add_cc_field(x, "cccp$cc");
     add_cc_field(x, "cccp$root");
-    return;
+    if (!insert_call(x, "exit", "()V", 1, "ended"))
+      warn(x, "class %s: no exit()V: the trees of ended threads are not "
+           "merged", x->name);
+  } else if (strcmp(x->name, "java/lang/System") == 0) {
+    if (!insert_call(x, "initPhase3", "()V", 0, "start"))
+      warn(x, "class %s: no initPhase3()V: profiling will not start",
+           x->name);
+  } else if (strcmp(x->name, "java/lang/VirtualThread") == 0) {
+    insert_call(x, "run", "(Ljava/lang/Runnable;)V", 0, "ended");
   }
-  if (strcmp(x->name, "java/lang/System") != 0) return;
-  cr_member *m = NULL;
-  for (uint32_t k = 0; k < c->nmethods && !m; k++) {
-    const char *nm = cr_member_name(c, &c->methods[k]);
-    const char *ds = cr_member_desc(c, &c->methods[k]);
-    if (nm && ds && strcmp(nm, "initPhase3") == 0 && strcmp(ds, "()V") == 0 &&
-        cr_member_code(&c->methods[k]))
-      m = &c->methods[k];
-  }
-  if (!m) {
-    warn(x, "class %s: no initPhase3()V: profiling will not start", x->name);
-    return;
-  }
-  int ref = cpi(x, cr_cp_add_methodref(c->cp, CC_CLASS, "start", "()V",
-                                       x->d));
-  cr_body *b;
-  cr_diag md;
-  cr_diag_clear(&md);
-  if (x->err || cr_body_decode(&b, c, m, x->a, &md)) {
-    if (!x->err) warn(x, "class %s: initPhase3: %s", x->name, md.msg);
-    return;
-  }
-  for (cr_insn *i = b->first; i; i = i->next)
-    if (i->op == CR_OP_RETURN) emit(x, b, i, CR_OP_INVOKESTATIC, ref);
-  if (commit(x, b, &md) == 0 && md.code)
-    warn(x, "class %s: initPhase3: %s", x->name, md.msg);
 }
 
 /*

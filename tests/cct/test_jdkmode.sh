@@ -9,7 +9,9 @@
 # mode); the completeness criteria of DESIGN.md 2 with JDK methods as
 # nodes (main present, JDK methods called by JDK methods, natives as nodes,
 # callbacks from a JNI library under the native node, invokedynamic
-# linkage under the caller, no node of the runtime's own work); the
+# linkage under the caller, no node of the runtime's own work); many
+# short-lived threads (virtual ones on JDK 21+) leave one tree per name
+# pattern, in JDK and app mode; the
 # transparency program prints the same; a method table of another JDK
 # build stops profiling with a message, and the program still runs.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
@@ -133,5 +135,29 @@ for J in "${JDKS[@]}"; do
   expect_match "is for the JDK 0\.0\.0-other, this is .*: no profile" \
     "JDK $v: ... and says why it does not profile" "$err"
   check "JDK $v: ... and writes no profile" test ! -e "$T/other.xml"
+
+  # many short-lived threads (JDK 21+): the trees of ended threads merge
+  # by name pattern, in JDK mode and in app mode
+  if [ "$v" -ge 21 ]; then
+    mkdir -p "$T/vt$v/cls" "$T/vt$v/jdk" "$T/vt$v/app"
+    "$J/bin/javac" --release 21 -d "$T/vt$v/cls" "$ROOT/tests/programs/vthreads/vt/Many.java"
+    (cd "$T/vt$v/cls" && "$J/bin/jar" cf "$T/vt$v/many.jar" vt)
+    "$REWRITE" -q --summary "$D/jdk.summary" "$T/vt$v/many.jar" -o "$T/vt$v/jdk/"
+    "$REWRITE" -q "$T/vt$v/many.jar" -o "$T/vt$v/app/"
+    for m in "v 3000" "p 1000"; do
+      want=$("$J/bin/java" -cp "$T/vt$v/many.jar" vt.Many $m)
+      for how in jdk app; do
+        [ $how = app ] && [ "${m%% *}" = v ] && continue
+        got=$("$J/bin/java" @"$T/vt$v/$how/cccp.args" -Dcccp.out="$T/vt.xml" \
+              -cp "$T/vt$v/$how/many.jar" vt.Many $m 2>&1)
+        n=$(grep -c '<tree' "$T/vt.xml")
+        if [ "$got" = "$want" ] && [ "$n" -le 8 ]; then
+          pass "JDK $v: $how mode, ${m#* } ${m%% *} threads: same output, $n trees"
+        else fail "JDK $v: $how mode, ${m#* } ${m%% *} threads: '$got' (want '$want'), $n trees"; fi
+      done
+    done
+    check "JDK $v: ended platform threads are one tree, worker-#" \
+      grep -q '<tree thread="worker-#">' "$T/vt.xml"
+  fi
 done
 finish

@@ -165,7 +165,7 @@ public class CC {
   }
 
   /** Slow path of 'enter': find or create the child, update the cache. */
-  private CC lookup(int m) {
+  CC lookup(int m) {
     CC c;
     CC[] t = table;
     if (t == null) {
@@ -271,6 +271,26 @@ public class CC {
   }
 
   /**
+   * The current thread's root (made on first use), in its slot too: where
+   * a thread's own code begins although the caller passed another thread's
+   * node (JDK mode: a virtual thread's task, entered from its carrier).
+   * Null when not profiling.
+   */
+  public static CC root() {
+    return Slots.root();
+  }
+
+  /**
+   * The current thread ends (JDK mode: the rewritten Thread.exit and
+   * VirtualThread.run call this): its tree joins the tree of the ended
+   * threads of its name's pattern, and the thread makes no more nodes.
+   */
+  public static void ended() {
+    CC root = Slots.end();
+    if (root != null) Registry.ended(root);
+  }
+
+  /**
    * Store 'node' in the current thread's slot; returns the previous value.
    * A thread without a slot yet gets one (and a root) only when 'node' is
    * not null (app mode) or always (JDK mode, where the root must exist
@@ -292,8 +312,58 @@ public class CC {
     if (name == null) return null;      // 't' is being constructed
     boolean sys = isSystem(t);
     CC root = new CC(0, null);
-    Registry.addRoot(root, name, sys);
+    Registry.addRoot(root, name, sys, t);
     return root;
+  }
+
+  /*
+   * Add the counts of the tree under 'from' to the tree under 'into'
+   * (same contexts: same method ids on the path), without recursion.
+   */
+  static void merge(CC into, CC from) {
+    CC[] stack = new CC[64];
+    int sp = 0;
+    stack[sp++] = into;
+    stack[sp++] = from;
+    while (sp > 0) {
+      CC b = stack[--sp], a = stack[--sp];
+      for (CC c = b.first; c != null; c = c.next) {
+        CC d = a.lookup(c.mid);
+        d.calls += c.calls;
+        if (c instanceof Metered && d instanceof Metered) {
+          Metered mc = (Metered) c, md = (Metered) d;
+          md.cycles += mc.cycles;
+          md.bytecodes += mc.bytecodes;
+          md.allocations += mc.allocations;
+          md.returns += mc.returns;
+        }
+        if (c.first == null) continue;
+        if (sp + 2 > stack.length)
+          stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+        stack[sp++] = d;
+        stack[sp++] = c;
+      }
+    }
+  }
+
+  /**
+   * The pattern of a thread name under which ended threads are merged:
+   * each run of digits becomes '#' ("pool-3-thread-17": "pool-#-thread-#").
+   */
+  static String pattern(String name) {
+    StringBuilder b = null;
+    for (int i = 0, k = name.length(); i < k; i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        if (b != null) b.append(c);
+        continue;
+      }
+      if (b == null) b = new StringBuilder(name.substring(0, i));
+      b.append('#');
+      while (i + 1 < k && name.charAt(i + 1) >= '0' && name.charAt(i + 1) <= '9')
+        i++;
+    }
+    return b == null ? name : b.toString();
   }
 
   /*
@@ -395,8 +465,8 @@ public class CC {
     static int[] flags = new int[256];
     /* JDK mode: ids 1..base are the instrumented JDK's, fixed at
     ** rewrite time and named by its method table */
-    static int base;
-    private static JdkMethods jdk;
+    static volatile int base;
+    private static volatile JdkMethods jdk;
     static int n;                   // methods known: ids 1..n
     /* "class.method" (binary class name) of the methods registered as
     ** instrumented (flag 4), for the agent's stack-walk filter */
@@ -438,26 +508,52 @@ public class CC {
       base = n = t.count;
     }
 
-    /* Class, name, descriptor, size and flags of method 'id' (1..n;
-    ** null or 0 for id 0, a method whose class was not initialized) */
-    static synchronized String cls(int id) {
-      return id > base ? cls[id - base] : jdk != null && id > 0 ? jdk.cls(id) : null;
+    /*
+    ** Class, name, descriptor, size and flags of method 'id' (1..n;
+    ** null or 0 for id 0, a method whose class was not initialized). The
+    ** JDK's (ids 1..base, JDK mode) are read without the lock: their table
+    ** is set before profiling starts and never changes, and the owner
+    ** checks of the JDK's own twins, which run everywhere (in a virtual
+    ** thread scheduler's carrier threads too), ask for them.
+    */
+    static String cls(int id) {
+      return id > base ? clsReg(id) : jdk != null && id > 0 ? jdk.cls(id) : null;
     }
 
-    static synchronized String name(int id) {
-      return id > base ? name[id - base] : jdk != null && id > 0 ? jdk.name(id) : null;
+    static String name(int id) {
+      return id > base ? nameReg(id) : jdk != null && id > 0 ? jdk.name(id) : null;
     }
 
-    static synchronized String desc(int id) {
-      return id > base ? desc[id - base] : jdk != null && id > 0 ? jdk.desc(id) : null;
+    static String desc(int id) {
+      return id > base ? descReg(id) : jdk != null && id > 0 ? jdk.desc(id) : null;
     }
 
-    static synchronized int size(int id) {
-      return id > base ? size[id - base] : 0;
+    static int size(int id) {
+      return id > base ? sizeReg(id) : 0;
     }
 
-    static synchronized int flags(int id) {
-      return id > base ? flags[id - base] : jdk != null && id > 0 ? jdk.flags(id) : 0;
+    static int flags(int id) {
+      return id > base ? flagsReg(id) : jdk != null && id > 0 ? jdk.flags(id) : 0;
+    }
+
+    private static synchronized String clsReg(int id) {
+      return cls[id - base];
+    }
+
+    private static synchronized String nameReg(int id) {
+      return name[id - base];
+    }
+
+    private static synchronized String descReg(int id) {
+      return desc[id - base];
+    }
+
+    private static synchronized int sizeReg(int id) {
+      return size[id - base];
+    }
+
+    private static synchronized int flagsReg(int id) {
+      return flags[id - base];
     }
 
     /** Whether "class.method" names a method registered as
@@ -475,11 +571,91 @@ public class CC {
       flags = java.util.Arrays.copyOf(flags, k);
     }
 
-    static synchronized void addRoot(CC root, String thread, boolean sys) {
+    /*
+    ** Per root, app mode: its thread (weakly), to find the ended ones; null
+    ** for the tree of ended threads of a name pattern, and in JDK mode,
+    ** where a thread says when it ends.
+    */
+    static final ArrayList<java.lang.ref.WeakReference<Thread>> THREADS =
+        new ArrayList<java.lang.ref.WeakReference<Thread>>();
+    /* the tree of the ended threads of a name pattern, by "0"/"1" (system
+    ** thread or not) and the pattern */
+    private static final HashMap<String, CC> ENDED = new HashMap<String, CC>();
+    /* app mode: look for ended threads when there are this many roots */
+    private static int sweepAt = 64;
+
+    static synchronized void addRoot(CC root, String thread, boolean sys,
+                                     Thread t) {
+      if (!Slots.JDK && ROOTS.size() >= sweepAt) {
+        sweep();
+        sweepAt = Math.max(64, 2 * ROOTS.size());
+      }
       ROOTS.add(root);
       NAMES.add(thread);
       SYSTEM.add(Boolean.valueOf(sys));
+      THREADS.add(Slots.JDK ? null : new java.lang.ref.WeakReference<Thread>(t));
       hook();
+    }
+
+    /** Root 'root' of a thread that has ended: merged, then dropped. */
+    static synchronized void ended(CC root) {
+      int i = ROOTS.lastIndexOf(root);
+      if (i < 0) return;
+      fold(i);
+      ROOTS.remove(i);
+      NAMES.remove(i);
+      SYSTEM.remove(i);
+      THREADS.remove(i);
+    }
+
+    /* Merge root 'i' into the tree of ended threads of its pattern. */
+    private static void fold(int i) {
+      boolean sys = SYSTEM.get(i).booleanValue();
+      String p = pattern(NAMES.get(i));
+      String key = (sys ? "1" : "0") + p;
+      CC agg = ENDED.get(key);
+      if (agg == null) {
+        agg = new CC(0, null);
+        ENDED.put(key, agg);
+        ROOTS.add(agg);
+        NAMES.add(p);
+        SYSTEM.add(Boolean.valueOf(sys));
+        THREADS.add(null);
+      }
+      merge(agg, ROOTS.get(i));
+    }
+
+    /* App mode: merge the roots of threads that have ended (the slot of
+    ** a ThreadLocal says nothing when its thread ends); also done by the
+    ** dump, under the lock. */
+    static void sweep() {
+      int n = ROOTS.size(), k = 0;
+      for (int i = 0; i < n; i++) {
+        java.lang.ref.WeakReference<Thread> w = THREADS.get(i);
+        Thread t = w == null ? null : w.get();
+        if (w != null && (t == null || !t.isAlive())) {
+          fold(i);
+          continue;
+        }
+        ROOTS.set(k, ROOTS.get(i));
+        NAMES.set(k, NAMES.get(i));
+        SYSTEM.set(k, SYSTEM.get(i));
+        THREADS.set(k, w);
+        k++;
+      }
+      /* the trees 'fold' appended moved down with the rest */
+      for (int i = n; i < ROOTS.size(); i++, k++) {
+        ROOTS.set(k, ROOTS.get(i));
+        NAMES.set(k, NAMES.get(i));
+        SYSTEM.set(k, SYSTEM.get(i));
+        THREADS.set(k, THREADS.get(i));
+      }
+      for (int i = ROOTS.size() - 1; i >= k; i--) {
+        ROOTS.remove(i);
+        NAMES.remove(i);
+        SYSTEM.remove(i);
+        THREADS.remove(i);
+      }
     }
 
     /* Install the shutdown hook once (at first registration or root). */

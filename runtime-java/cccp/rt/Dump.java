@@ -48,6 +48,7 @@ final class Dump extends Thread {
       out = new FileOutputStream(tmp);
       try {
         synchronized (CC.Registry.class) {
+          CC.Registry.sweep();
           write(appOnly, jop);
         }
         flush();
@@ -168,6 +169,19 @@ final class Dump extends Thread {
     int depth = 2;
     CC n = root.first;
     while (n != null) {
+      /* JDK mode: a node made since the methods were listed (a thread
+      ** still running) is left out, with what hangs under it */
+      if (ids != null && (n.mid >= ids.length || ids[n.mid] == 0)) {
+        while (n.next == null) {
+          n = n.parent;
+          if (n == root) return;
+          depth--;
+          indent(depth);
+          ascii("</node>\n");
+        }
+        n = n.next;
+        continue;
+      }
       indent(depth);
       ascii("<node method=\"");
       num(ids != null ? ids[n.mid] : n.mid);

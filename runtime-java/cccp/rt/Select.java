@@ -99,12 +99,9 @@ final class Select {
    * the original call is always right, only slower).
    */
   static int owns(int mid, Class<?> k) {
-    String cls, name, desc;
-    synchronized (CC.Registry.class) {
-      cls = CC.Registry.cls(mid);
-      name = CC.Registry.name(mid);
-      desc = CC.Registry.desc(mid);
-    }
+    String cls = CC.Registry.cls(mid);
+    String name = CC.Registry.name(mid);
+    String desc = CC.Registry.desc(mid);
     boolean yes;
     try {
       Method m = select(k, name, desc);
@@ -156,11 +153,8 @@ final class Select {
 
   /* Selection proper; errors and odd cases keep the symbolic method. */
   private static int resolve(int mid, Class<?> k) {
-    String name, desc;
-    synchronized (CC.Registry.class) {
-      name = CC.Registry.name(mid);
-      desc = CC.Registry.desc(mid);
-    }
+    String name = CC.Registry.name(mid);
+    String desc = CC.Registry.desc(mid);
     Method m;
     try {
       m = select(k, name, desc);

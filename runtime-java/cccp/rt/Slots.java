@@ -38,6 +38,16 @@ final class Slots {
   /** JDK mode only (see runtime-java/jdk). */
   static void start() {}
 
+  /** JDK mode only: app mode finds ended threads itself (Registry). */
+  static CC end() {
+    return null;
+  }
+
+  /** JDK mode only: no method starts from the root in app mode. */
+  static CC root() {
+    return get();
+  }
+
 
   /*
    * The slot is installed with a null node before the root is made, so

@@ -18,5 +18,7 @@ public class Thread implements Runnable {
 
   public final ThreadGroup getThreadGroup() { return null; }
 
+  public final boolean isAlive() { return false; }
+
   public void run() {}
 }

@@ -24,8 +24,9 @@ final class Slots {
   /** Set once the VM has booted and the runtime is configured. */
   private static boolean live;
 
-  /** A thread's root while it is being made. */
+  /** A thread's root while it is being made, and once it has ended. */
   private static final CC MAKING = CC.sentinel();
+  private static final CC ENDED = CC.sentinel();
 
   private Slots() {}
 
@@ -51,6 +52,33 @@ final class Slots {
     }
     t.cccp$cc = node;
     return prev;
+  }
+
+  static CC root() {
+    if (!live) return null;
+    Thread t = Thread.currentThread();
+    CC r = t.cccp$root;
+    if (r == MAKING || r == ENDED) return null;
+    if (r == null) {
+      if (CC.busy) return null;
+      return root(t);
+    }
+    t.cccp$cc = r;
+    return r;
+  }
+
+  /*
+   * The current thread ends: its root, which it no longer adds to (null
+   * when it had none); from now on the thread is not profiled.
+   */
+  static CC end() {
+    if (!live) return null;
+    Thread t = Thread.currentThread();
+    CC r = t.cccp$root;
+    if (r == null || r == MAKING || r == ENDED) return null;
+    t.cccp$root = ENDED;
+    t.cccp$cc = null;
+    return r;
   }
 
   /*
