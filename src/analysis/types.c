@@ -5,12 +5,6 @@
 */
 #include "an_int.h"
 
-static uint32_t hash(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-  return h;
-}
-
 static int rehash(cr_an *an, uint32_t size) {
   uint32_t *h = cr_arena_calloc(an->a, size, sizeof *h);
   if (!h) return CR_ENOMEM;
@@ -38,7 +32,7 @@ static int32_t find(cr_an *an, const char *s, size_t n, uint32_t hv,
 }
 
 static int32_t add(cr_an *an, const char *s, size_t n, int copy) {
-  uint32_t hv = hash(s, n), slot;
+  uint32_t hv = cr_hash(s, n), slot;
   int32_t id = find(an, s, n, hv, &slot);
   if (id >= 0) return id;
   if ((an->nt + 1) * 2 > an->hmask + 1) {

@@ -17,11 +17,6 @@ enum { ACC_PUBLIC = 0x1, ACC_PRIVATE = 0x2, ACC_STATIC = 0x8,
 
 /* ------------------------------------------------------------ interning */
 
-static uint32_t strhash(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-  return h;
-}
 
 static int growsyms(cr_hier *h) {
   size_t nc = h->capsyms ? h->capsyms * 2 : 4096;
@@ -51,7 +46,7 @@ static hsym *lookup(const cr_hier *h, const char *s, size_t n, uint32_t hv) {
 
 /* Interned copy of the 'n' bytes at 's' (NULL on OOM); caller holds mu. */
 const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
-  uint32_t hv = strhash(s, n);
+  uint32_t hv = cr_hash(s, n);
   hsym *e = lookup(h, s, n, hv);
   if (e) return e->s;
   if ((h->nsyms + 1) * 2 > h->capsyms && growsyms(h)) return NULL;
@@ -72,7 +67,7 @@ const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
 
 const char *cr_hier__find(const cr_hier *h, const char *s) {
   size_t n = strlen(s);
-  hsym *e = lookup(h, s, n, strhash(s, n));
+  hsym *e = lookup(h, s, n, cr_hash(s, n));
   return e ? e->s : NULL;
 }
 
@@ -553,7 +548,7 @@ static int jdk_packages(cr_hier *h) {
 int cr_hier_jdk_package(const cr_hier *h, const char *name) {
   size_t n = pkg_len(name);
   if (!h->linked || !n) return 0;
-  hsym *e = lookup(h, name, n, strhash(name, n));
+  hsym *e = lookup(h, name, n, cr_hash(name, n));
   return e && e->jdk_pkg;
 }
 
