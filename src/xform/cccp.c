@@ -37,6 +37,7 @@ enum {                          /* access flags (JVMS 4.1, 4.6) */
 /* One method id used by the class: its key and where it is loaded from. */
 typedef struct mid {
   const char *cls, *name, *desc;
+  uint32_t hash;            /* of the three, for 'xf.midtab' */
   uint32_t size;
   int flags;
   int idx;                  /* Dynamic entry, or Fieldref (0: none) */
@@ -80,6 +81,8 @@ typedef struct xf {
   int code_name;            /* Utf8 "Code" */
   mid *mids;
   uint32_t nmids, cmids;
+  uint32_t *midtab;         /* 'mids' by hash: index + 1, 0 empty */
+  uint32_t midmask;         /* table size - 1, 0 before the first */
   cr_member **newm;         /* methods to append, in order */
   uint32_t nnewm, cnewm;
   cr_member *newf;          /* fields to append */
@@ -234,22 +237,48 @@ static int arg_slots(const char *desc) {
 
 /* ----------------------------------------------------------- method ids */
 
+/* Index 'k' of 'mids' into 'midtab' (which has room). */
+static void mid_put(xf *x, uint32_t k) {
+  uint32_t j = x->mids[k].hash & x->midmask;
+  while (x->midtab[j]) j = (j + 1) & x->midmask;
+  x->midtab[j] = k + 1;
+}
+
+/* Make 'midtab' hold one more id at load <= 1/2. */
+static int mid_room(xf *x) {
+  if ((x->nmids + 1) * 2 <= x->midmask) return 0;
+  uint32_t size = x->midmask ? (x->midmask + 1) * 2 : 64;
+  uint32_t *t = cr_arena_calloc(x->a, size, sizeof *t);
+  if (!t) return oom(x);
+  x->midtab = t;
+  x->midmask = size - 1;
+  for (uint32_t k = 0; k < x->nmids; k++) mid_put(x, k);
+  return 0;
+}
+
 /* The id of 'cls.name desc', added to the class's list when new. */
 static mid *get_mid(xf *x, const char *cls, const char *name,
                     const char *desc, uint32_t size, int flags) {
-  for (uint32_t k = 0; k < x->nmids; k++) {
-    mid *m = &x->mids[k];
-    if (strcmp(m->cls, cls) == 0 && strcmp(m->name, name) == 0 &&
-        strcmp(m->desc, desc) == 0)
+  size_t lc = strlen(cls), ln = strlen(name), ld = strlen(desc);
+  uint32_t h = cr_hash(cls, lc) ^ cr_hash(name, ln) * 0x9e3779b1u ^
+               cr_hash(desc, ld) * 0x85ebca6bu;
+  for (uint32_t j = h & x->midmask; x->midmask && x->midtab[j];
+       j = (j + 1) & x->midmask) {
+    mid *m = &x->mids[x->midtab[j] - 1];
+    if (m->hash == h && strcmp(m->cls, cls) == 0 &&
+        strcmp(m->name, name) == 0 && strcmp(m->desc, desc) == 0)
       return m;
   }
-  if (grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
+  if (mid_room(x) ||
+      grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
     return NULL;
   mid *m = &x->mids[x->nmids++];
   memset(m, 0, sizeof *m);
-  m->cls = cr_arena_strndup(x->a, cls, strlen(cls));
-  m->name = cr_arena_strndup(x->a, name, strlen(name));
-  m->desc = cr_arena_strndup(x->a, desc, strlen(desc));
+  m->cls = cr_arena_strndup(x->a, cls, lc);
+  m->name = cr_arena_strndup(x->a, name, ln);
+  m->desc = cr_arena_strndup(x->a, desc, ld);
+  m->hash = h;
+  mid_put(x, x->nmids - 1);
   m->size = size;
   m->flags = flags;
   if (!m->cls || !m->name || !m->desc) {
