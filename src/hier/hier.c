@@ -925,12 +925,12 @@ static const cr_hmethod *resolve(const cr_hier *h, const cr_hclass *c,
   return m;
 }
 
-const cr_hmethod *cr_hier_resolve(const cr_hier *h, const char *cls,
-                                  const char *name, const char *desc,
-                                  int *unknown) {
+/* 'cr_hier_resolve' on the receiver class 'c' (NULL: not known). */
+static const cr_hmethod *resolve_at(const cr_hier *h, const cr_hclass *c,
+                                    const char *name, const char *desc,
+                                    int *unknown) {
   int unk = 0;
   const cr_hmethod *m = NULL;
-  const cr_hclass *c = receiver(h, cls);
   const char *n = cr_hier__find(h, name), *de = cr_hier__find(h, desc);
   /* a descriptor never seen can still name a signature-polymorphic
      method; 'de' NULL then matches no declaration */
@@ -939,6 +939,12 @@ const cr_hmethod *cr_hier_resolve(const cr_hier *h, const char *cls,
   else if (!c->complete) unk = 1;
   if (unknown) *unknown = unk;
   return m;
+}
+
+const cr_hmethod *cr_hier_resolve(const cr_hier *h, const char *cls,
+                                  const char *name, const char *desc,
+                                  int *unknown) {
+  return resolve_at(h, receiver(h, cls), name, desc, unknown);
 }
 
 const cr_hmethod *cr_hier_select(const cr_hier *h, const char *cls,
@@ -961,11 +967,12 @@ int cr_hier_redefined_path(const cr_hier *h, const char *cls) {
 int cr_hier_site(const cr_hier *h, const char *cls, const char *name,
                  const char *desc, int kind, const cr_hmethod **target) {
   int unk = 0;
-  const cr_hmethod *m = cr_hier_resolve(h, cls, name, desc, &unk);
+  const cr_hclass *c = receiver(h, cls);
+  const cr_hmethod *m = resolve_at(h, c, name, desc, &unk);
   if (target) *target = m;
   (void)kind;   /* the rules make the resolved method's answer suffice */
   if (!m || unk) return 0;
-  if (cr_hier_redefined_path(h, cls)) return 0;
+  if (c->redef_path) return 0;      /* see 'cr_hier_redefined_path' */
   return !(m->flags & CR_HM_NONOVL);
 }
 
