@@ -58,6 +58,15 @@ struct initg {
 enum { ESI, OSI };
 
 /* The state of one class in flight. */
+/* What the call sites of one pool reference learnt, for the next site
+** with that reference (every body of a class has its own copy of them). */
+typedef struct site_memo {
+  const cr_hmethod *t;      /* 'cr_hier_site''s target */
+  uint8_t asked;            /* 'esi' and 't' are known */
+  uint8_t esi;              /* its answer */
+  uint16_t twin;            /* the reference to the twin, 0: not made */
+} site_memo;
+
 typedef struct xf {
   cr_class *c;
   cr_arena *a;
@@ -83,6 +92,8 @@ typedef struct xf {
   uint32_t nmids, cmids;
   uint32_t *midtab;         /* 'mids' by hash: index + 1, 0 empty */
   uint32_t midmask;         /* table size - 1, 0 before the first */
+  site_memo *memo;          /* by pool index, below 'nmemo' */
+  uint32_t nmemo;
   cr_member **newm;         /* methods to append, in order */
   uint32_t nnewm, cnewm;
   cr_member *newf;          /* fields to append */
@@ -1042,6 +1053,19 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (copy) cr_body_insert_after(b, i, join);
 }
 
+/* The memo of the call sites of reference 'k', or NULL (out of memory:
+** the site is then worked out afresh). The pool's entries when it is
+** first asked for: the sites of the original code refer to them. */
+static site_memo *site_memo_of(xf *x, uint32_t k) {
+  if (!x->memo) {
+    uint32_t n = cr_cp_count(x->c->cp);
+    x->memo = cr_arena_calloc(x->a, n ? n : 1, sizeof *x->memo);
+    if (!x->memo) return NULL;
+    x->nmemo = n;
+  }
+  return k < x->nmemo ? &x->memo[k] : NULL;
+}
+
 /* Rewrite one call site of an instrumented body. */
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
@@ -1071,7 +1095,15 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
                 (sup && strcmp(owner, sup) == 0);
   }
   const cr_hmethod *t = NULL;
-  int esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
+  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
+  int esi;
+  if (sm && sm->asked) {
+    esi = sm->esi;
+    t = sm->t;
+  } else {
+    esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
+    if (sm) *sm = (site_memo){t, 1, (uint8_t)(esi != 0), 0};
+  }
   /* a super call must not reach a twin's owner check, which would send
   ** it back to the override it comes from */
   if (esi && kind == CR_SITE_SPECIAL && t &&
@@ -1082,15 +1114,20 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     return;
   }
   if (esi) {
-    char *td = cr_xf_twin_desc(x->a, desc);
-    if (!td) {
-      oom(x);
-      return;
-    }
-    emit(x, b, i, CR_OP_ALOAD, ccl);
-    i->a = cpi(x, ref->tag == CR_CP_IMETHODREF
+    int tw = sm ? sm->twin : 0;
+    if (!tw) {
+      char *td = cr_xf_twin_desc(x->a, desc);
+      if (!td) {
+        oom(x);
+        return;
+      }
+      tw = cpi(x, ref->tag == CR_CP_IMETHODREF
                       ? cr_cp_add_imethodref(cp, owner, name, td, x->d)
                       : cr_cp_add_methodref(cp, owner, name, td, x->d));
+      if (sm) sm->twin = (uint16_t)tw;
+    }
+    emit(x, b, i, CR_OP_ALOAD, ccl);
+    i->a = tw;
     if (i->op == CR_OP_INVOKEINTERFACE) i->b++;
     x->o->nsites_esi++;
     return;
