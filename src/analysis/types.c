@@ -75,7 +75,9 @@ int32_t cr_an__class(cr_an *an, uint32_t i) {
   cr_cpool *cp = an->c->cp;
   if (cr_cp_tag(cp, i) != CR_CP_CLASS) return -1;
   if (i >= an->nbycp) {
+    /* the pool grows as the instrumentation adds to it: so does this */
     uint32_t n = cr_cp_count(cp) + 16;
+    if (n < an->nbycp * 2) n = an->nbycp * 2;
     uint32_t *v = cr_arena_realloc(an->a, an->bycp, an->nbycp * sizeof *v,
                                    n * sizeof *v);
     if (!v) return an->oom = 1, -1;
@@ -98,6 +100,7 @@ int32_t cr_an__class(cr_an *an, uint32_t i) {
 an_ref *cr_an__ref(cr_an *an, uint32_t i) {
   if (i >= an->nrefs) {
     uint32_t n = cr_cp_count(an->c->cp) + 16;
+    if (n < an->nrefs * 2) n = an->nrefs * 2;   /* as 'bycp' */
     if (n <= i) n = i + 16;
     an_ref *v = cr_arena_realloc(an->a, an->refs, an->nrefs * sizeof *v,
                                  n * sizeof *v);
