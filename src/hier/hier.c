@@ -18,19 +18,24 @@ enum { ACC_PUBLIC = 0x1, ACC_PRIVATE = 0x2, ACC_STATIC = 0x8,
 /* ------------------------------------------------------------ interning */
 
 
+/* The hashes sit beside the pointers so that probing a slot of another
+** name does not load that name's symbol. */
 static int growsyms(cr_hier *h) {
   size_t nc = h->capsyms ? h->capsyms * 2 : 4096;
-  hsym **t = cr_calloc(nc, sizeof *t);
+  hsym **t = cr_calloc(nc, sizeof *t + sizeof(uint32_t));
   if (!t) return CR_ENOMEM;
+  uint32_t *th = (uint32_t *)(t + nc);
   for (size_t i = 0; i < h->capsyms; i++) {
     hsym *s = h->syms[i];
     if (!s) continue;
     size_t j = s->hash & (nc - 1);
     while (t[j]) j = (j + 1) & (nc - 1);
     t[j] = s;
+    th[j] = s->hash;
   }
   cr_free(h->syms);
   h->syms = t;
+  h->symhash = th;
   h->capsyms = nc;
   return 0;
 }
@@ -40,7 +45,8 @@ static hsym *lookup(const cr_hier *h, const char *s, size_t n, uint32_t hv) {
   for (size_t j = hv & (h->capsyms - 1);; j = (j + 1) & (h->capsyms - 1)) {
     hsym *e = h->syms[j];
     if (!e) return NULL;
-    if (e->hash == hv && e->len == n && memcmp(e->s, s, n) == 0) return e;
+    if (h->symhash[j] == hv && e->len == n && memcmp(e->s, s, n) == 0)
+      return e;
   }
 }
 
@@ -61,6 +67,7 @@ const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
   size_t j = hv & (h->capsyms - 1);
   while (h->syms[j]) j = (j + 1) & (h->capsyms - 1);
   h->syms[j] = e;
+  h->symhash[j] = hv;
   h->nsyms++;
   return e->s;
 }

@@ -86,6 +86,8 @@ struct cr_hier {
   cr_arena *a;
   pthread_mutex_t mu;           /* guards adds (intern table, classes) */
   hsym **syms;                  /* open addressing, power of two */
+  uint32_t *symhash;            /* the hash of each 'syms' slot (in the
+                                   same allocation, after 'syms') */
   size_t nsyms, capsyms;
   size_t nclasses;              /* distinct class names defined */
   int linked, analyzed;
