@@ -510,11 +510,13 @@ static size_t mhash(const cr_hclass *c, const char *n, const char *de) {
 const cr_hmethod *cr_hier__declared(const cr_hier *h, const cr_hclass *c,
                                     const char *name, const char *desc) {
   if (!h->capm) return NULL;
-  for (size_t j = mhash(c, name, desc) & (h->capm - 1);;
-       j = (j + 1) & (h->capm - 1)) {
+  size_t hv = mhash(c, name, desc);
+  for (size_t j = hv & (h->capm - 1);; j = (j + 1) & (h->capm - 1)) {
     const cr_hmethod *m = h->mtab[j];
     if (!m) return NULL;
-    if (m->owner == c && m->name == name && m->desc == desc) return m;
+    if (h->mtabh[j] == (uint32_t)hv && m->owner == c && m->name == name &&
+        m->desc == desc)
+      return m;
   }
 }
 
@@ -717,20 +719,24 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
 
   /* Method table. */
   for (h->capm = 64; h->capm < 2 * nm + 2;) h->capm *= 2;
-  h->mtab = cr_calloc(h->capm, sizeof *h->mtab);
+  h->mtab = cr_calloc(h->capm, sizeof *h->mtab + sizeof *h->mtabh);
   if (!h->mtab) goto oom;
+  h->mtabh = (uint32_t *)(h->mtab + h->capm);
   for (size_t i = 0; i < n; i++) {
     cr_hclass *c = h->sorted[i];
     for (uint32_t k = 0; k < c->nmethods; k++) {
       cr_hmethod *m = &c->methods[k];
-      size_t j = mhash(c, m->name, m->desc) & (h->capm - 1);
+      size_t hv = mhash(c, m->name, m->desc), j = hv & (h->capm - 1);
       while (h->mtab[j]) {
         const cr_hmethod *o = h->mtab[j];
         if (o->owner == c && o->name == m->name && o->desc == m->desc)
           break;                  /* duplicate method: keep the first */
         j = (j + 1) & (h->capm - 1);
       }
-      if (!h->mtab[j]) h->mtab[j] = m;
+      if (!h->mtab[j]) {
+        h->mtab[j] = m;
+        h->mtabh[j] = (uint32_t)hv;
+      }
     }
   }
   return rc;

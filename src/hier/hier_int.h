@@ -93,6 +93,8 @@ struct cr_hier {
   int linked, analyzed;
   cr_hclass **sorted;           /* classes by name (after link) */
   const cr_hmethod **mtab;      /* (owner, name, desc) hash (after link) */
+  uint32_t *mtabh;              /* the hash of each 'mtab' slot (same
+                                   allocation, after 'mtab') */
   size_t capm;
   const char **missing, **missing_ref;
   size_t nmissing;
