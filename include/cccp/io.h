@@ -132,6 +132,13 @@ int cr_jarw_add(cr_jarw *w, const char *name, const uint8_t *data,
                 size_t len, cr_diag *d);
 int cr_jarw_commit(cr_jarw *w, cr_diag *d);  /* frees 'w' */
 void cr_jarw_abort(cr_jarw *w);              /* frees 'w' */
+/*
+** What 'cr_jarw_commit' does before the rename (central directory, sync,
+** close), done now, so that a caller with more work can write and sync
+** each jar as it is complete and rename them all at the end. A sealed
+** writer takes no more entries; commit or abort it as any other.
+*/
+int cr_jarw_seal(cr_jarw *w, cr_diag *d);
 
 /*
 ** 'cr_zentry_new' keeps a few deflate streams for reuse across calls and

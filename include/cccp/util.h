@@ -129,6 +129,10 @@ uint8_t *cr_buf_detach(cr_buf *b, size_t *len);
 */
 void cr_xml_attr(FILE *f, const char *s);
 
+/* Hash of the 'n' bytes at 's', for lookup tables (not stable across
+** versions: never write it out). */
+uint32_t cr_hash(const void *s, size_t n);
+
 /* SHA-1 (FIPS 180-4) of 'n' bytes at 'data' into 'out'. */
 void cr_sha1(const void *data, size_t n, uint8_t out[20]);
 

@@ -5,12 +5,6 @@
 */
 #include "an_int.h"
 
-static uint32_t hash(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-  return h;
-}
-
 static int rehash(cr_an *an, uint32_t size) {
   uint32_t *h = cr_arena_calloc(an->a, size, sizeof *h);
   if (!h) return CR_ENOMEM;
@@ -38,7 +32,7 @@ static int32_t find(cr_an *an, const char *s, size_t n, uint32_t hv,
 }
 
 static int32_t add(cr_an *an, const char *s, size_t n, int copy) {
-  uint32_t hv = hash(s, n), slot;
+  uint32_t hv = cr_hash(s, n), slot;
   int32_t id = find(an, s, n, hv, &slot);
   if (id >= 0) return id;
   if ((an->nt + 1) * 2 > an->hmask + 1) {
@@ -81,7 +75,9 @@ int32_t cr_an__class(cr_an *an, uint32_t i) {
   cr_cpool *cp = an->c->cp;
   if (cr_cp_tag(cp, i) != CR_CP_CLASS) return -1;
   if (i >= an->nbycp) {
+    /* the pool grows as the instrumentation adds to it: so does this */
     uint32_t n = cr_cp_count(cp) + 16;
+    if (n < an->nbycp * 2) n = an->nbycp * 2;
     uint32_t *v = cr_arena_realloc(an->a, an->bycp, an->nbycp * sizeof *v,
                                    n * sizeof *v);
     if (!v) return an->oom = 1, -1;
@@ -104,6 +100,7 @@ int32_t cr_an__class(cr_an *an, uint32_t i) {
 an_ref *cr_an__ref(cr_an *an, uint32_t i) {
   if (i >= an->nrefs) {
     uint32_t n = cr_cp_count(an->c->cp) + 16;
+    if (n < an->nrefs * 2) n = an->nrefs * 2;   /* as 'bycp' */
     if (n <= i) n = i + 16;
     an_ref *v = cr_arena_realloc(an->a, an->refs, an->nrefs * sizeof *v,
                                  n * sizeof *v);

@@ -67,8 +67,7 @@ static uint32_t hash_entry(const cr_cpentry *e) {
   uint32_t h = 2166136261u ^ e->tag;
   switch (e->tag) {
   case CR_CP_UTF8:
-    for (uint32_t i = 0; i < e->len; i++)
-      h = (h ^ (uint8_t)e->v.utf8[i]) * 16777619u;
+    h ^= cr_hash(e->v.utf8, e->len);
     break;
   case CR_CP_INTEGER: case CR_CP_FLOAT:
     h = (h ^ e->v.u4) * 16777619u;
@@ -192,7 +191,11 @@ int cr_cp_add_utf8n(cr_cpool *cp, const char *mutf8, size_t len,
 }
 
 int cr_cp_add_utf8(cr_cpool *cp, const char *s, cr_diag *d) {
-  size_t n = strlen(s);
+  const unsigned char *u = (const unsigned char *)s;
+  size_t n = 0;
+  while (u[n] && u[n] < 0x80) n++;
+  if (!u[n]) return cr_cp_add_utf8n(cp, s, n, d);  /* ASCII: same bytes */
+  n += strlen(s + n);
   long m = cr_mutf8_enclen(s, n);
   /* not UTF-8 but modified UTF-8 already: a name from 'cr_cp_str' with
      U+0000 or supplementary characters (in both, the same bytes mean the

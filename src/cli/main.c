@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -465,6 +468,21 @@ static void close_all(cli_inputs *ins, cli_inputs *cp, cli_opts *o) {
   cr_io_release_caches();
 }
 
+/*
+** Every class in flight gets an arena of chunks up to 1 MiB, freed when
+** the class is written, and its input and output buffers. By default
+** glibc maps blocks over 128 KiB afresh and gives the top of the heap
+** back above 128 KiB free: the whole JDK then faulted in about 1.3 GB of
+** zeroed pages (a third of a million faults) for a peak of 250 MiB.
+** Keeping freed memory for reuse costs some 25 MiB more at the peak.
+*/
+static void keep_freed_memory(void) {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 int main(int argc, char **argv) {
   enum {
     OPT_IDENTITY = 256, OPT_COPY, OPT_ANALYZE, OPT_JDK, OPT_LENIENT,
@@ -528,6 +546,7 @@ int main(int argc, char **argv) {
   ** time: tens of thousands of system calls for a JDK. The same zone,
   ** named, is read once. (cccp uses no local time itself.) */
   if (!getenv("TZ")) setenv("TZ", ":/etc/localtime", 1);
+  keep_freed_memory();
 
   int c;
   while ((c = getopt_long(argc, argv, "o:j:l:qvhV", longopts, NULL)) != -1) {

@@ -476,6 +476,9 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
       }
       cli_progress_update(t + 1, u->label);
     }
+    /* the jar is complete: write and sync it while the others go on */
+    if (rc == 0 && w[ui] && (rc = cr_jarw_seal(w[ui], d)) != 0)
+      *exit_code = EXIT_OUTPUT;
   }
 
   pthread_mutex_lock(&r.mu);

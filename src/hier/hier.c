@@ -17,25 +17,25 @@ enum { ACC_PUBLIC = 0x1, ACC_PRIVATE = 0x2, ACC_STATIC = 0x8,
 
 /* ------------------------------------------------------------ interning */
 
-static uint32_t strhash(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-  return h;
-}
 
+/* The hashes sit beside the pointers so that probing a slot of another
+** name does not load that name's symbol. */
 static int growsyms(cr_hier *h) {
   size_t nc = h->capsyms ? h->capsyms * 2 : 4096;
-  hsym **t = cr_calloc(nc, sizeof *t);
+  hsym **t = cr_calloc(nc, sizeof *t + sizeof(uint32_t));
   if (!t) return CR_ENOMEM;
+  uint32_t *th = (uint32_t *)(t + nc);
   for (size_t i = 0; i < h->capsyms; i++) {
     hsym *s = h->syms[i];
     if (!s) continue;
     size_t j = s->hash & (nc - 1);
     while (t[j]) j = (j + 1) & (nc - 1);
     t[j] = s;
+    th[j] = s->hash;
   }
   cr_free(h->syms);
   h->syms = t;
+  h->symhash = th;
   h->capsyms = nc;
   return 0;
 }
@@ -45,13 +45,14 @@ static hsym *lookup(const cr_hier *h, const char *s, size_t n, uint32_t hv) {
   for (size_t j = hv & (h->capsyms - 1);; j = (j + 1) & (h->capsyms - 1)) {
     hsym *e = h->syms[j];
     if (!e) return NULL;
-    if (e->hash == hv && e->len == n && memcmp(e->s, s, n) == 0) return e;
+    if (h->symhash[j] == hv && e->len == n && memcmp(e->s, s, n) == 0)
+      return e;
   }
 }
 
 /* Interned copy of the 'n' bytes at 's' (NULL on OOM); caller holds mu. */
 const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
-  uint32_t hv = strhash(s, n);
+  uint32_t hv = cr_hash(s, n);
   hsym *e = lookup(h, s, n, hv);
   if (e) return e->s;
   if ((h->nsyms + 1) * 2 > h->capsyms && growsyms(h)) return NULL;
@@ -66,13 +67,14 @@ const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
   size_t j = hv & (h->capsyms - 1);
   while (h->syms[j]) j = (j + 1) & (h->capsyms - 1);
   h->syms[j] = e;
+  h->symhash[j] = hv;
   h->nsyms++;
   return e->s;
 }
 
 const char *cr_hier__find(const cr_hier *h, const char *s) {
   size_t n = strlen(s);
-  hsym *e = lookup(h, s, n, strhash(s, n));
+  hsym *e = lookup(h, s, n, cr_hash(s, n));
   return e ? e->s : NULL;
 }
 
@@ -508,11 +510,13 @@ static size_t mhash(const cr_hclass *c, const char *n, const char *de) {
 const cr_hmethod *cr_hier__declared(const cr_hier *h, const cr_hclass *c,
                                     const char *name, const char *desc) {
   if (!h->capm) return NULL;
-  for (size_t j = mhash(c, name, desc) & (h->capm - 1);;
-       j = (j + 1) & (h->capm - 1)) {
+  size_t hv = mhash(c, name, desc);
+  for (size_t j = hv & (h->capm - 1);; j = (j + 1) & (h->capm - 1)) {
     const cr_hmethod *m = h->mtab[j];
     if (!m) return NULL;
-    if (m->owner == c && m->name == name && m->desc == desc) return m;
+    if (h->mtabh[j] == (uint32_t)hv && m->owner == c && m->name == name &&
+        m->desc == desc)
+      return m;
   }
 }
 
@@ -553,7 +557,7 @@ static int jdk_packages(cr_hier *h) {
 int cr_hier_jdk_package(const cr_hier *h, const char *name) {
   size_t n = pkg_len(name);
   if (!h->linked || !n) return 0;
-  hsym *e = lookup(h, name, n, strhash(name, n));
+  hsym *e = lookup(h, name, n, cr_hash(name, n));
   return e && e->jdk_pkg;
 }
 
@@ -715,20 +719,24 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
 
   /* Method table. */
   for (h->capm = 64; h->capm < 2 * nm + 2;) h->capm *= 2;
-  h->mtab = cr_calloc(h->capm, sizeof *h->mtab);
+  h->mtab = cr_calloc(h->capm, sizeof *h->mtab + sizeof *h->mtabh);
   if (!h->mtab) goto oom;
+  h->mtabh = (uint32_t *)(h->mtab + h->capm);
   for (size_t i = 0; i < n; i++) {
     cr_hclass *c = h->sorted[i];
     for (uint32_t k = 0; k < c->nmethods; k++) {
       cr_hmethod *m = &c->methods[k];
-      size_t j = mhash(c, m->name, m->desc) & (h->capm - 1);
+      size_t hv = mhash(c, m->name, m->desc), j = hv & (h->capm - 1);
       while (h->mtab[j]) {
         const cr_hmethod *o = h->mtab[j];
         if (o->owner == c && o->name == m->name && o->desc == m->desc)
           break;                  /* duplicate method: keep the first */
         j = (j + 1) & (h->capm - 1);
       }
-      if (!h->mtab[j]) h->mtab[j] = m;
+      if (!h->mtab[j]) {
+        h->mtab[j] = m;
+        h->mtabh[j] = (uint32_t)hv;
+      }
     }
   }
 
@@ -955,12 +963,12 @@ static const cr_hmethod *resolve(const cr_hier *h, const cr_hclass *c,
   return m;
 }
 
-const cr_hmethod *cr_hier_resolve(const cr_hier *h, const char *cls,
-                                  const char *name, const char *desc,
-                                  int *unknown) {
+/* 'cr_hier_resolve' on the receiver class 'c' (NULL: not known). */
+static const cr_hmethod *resolve_at(const cr_hier *h, const cr_hclass *c,
+                                    const char *name, const char *desc,
+                                    int *unknown) {
   int unk = 0;
   const cr_hmethod *m = NULL;
-  const cr_hclass *c = receiver(h, cls);
   const char *n = cr_hier__find(h, name), *de = cr_hier__find(h, desc);
   /* a descriptor never seen can still name a signature-polymorphic
      method; 'de' NULL then matches no declaration */
@@ -969,6 +977,12 @@ const cr_hmethod *cr_hier_resolve(const cr_hier *h, const char *cls,
   else if (!c->complete) unk = 1;
   if (unknown) *unknown = unk;
   return m;
+}
+
+const cr_hmethod *cr_hier_resolve(const cr_hier *h, const char *cls,
+                                  const char *name, const char *desc,
+                                  int *unknown) {
+  return resolve_at(h, receiver(h, cls), name, desc, unknown);
 }
 
 const cr_hmethod *cr_hier_select(const cr_hier *h, const char *cls,
@@ -991,11 +1005,12 @@ int cr_hier_redefined_path(const cr_hier *h, const char *cls) {
 int cr_hier_site(const cr_hier *h, const char *cls, const char *name,
                  const char *desc, int kind, const cr_hmethod **target) {
   int unk = 0;
-  const cr_hmethod *m = cr_hier_resolve(h, cls, name, desc, &unk);
+  const cr_hclass *c = receiver(h, cls);
+  const cr_hmethod *m = resolve_at(h, c, name, desc, &unk);
   if (target) *target = m;
   (void)kind;   /* the rules make the resolved method's answer suffice */
   if (!m || unk) return 0;
-  if (cr_hier_redefined_path(h, cls)) return 0;
+  if (c->redef_path) return 0;      /* see 'cr_hier_redefined_path' */
   return !(m->flags & CR_HM_NONOVL);
 }
 

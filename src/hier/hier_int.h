@@ -88,12 +88,16 @@ struct cr_hier {
   cr_arena *a;
   pthread_mutex_t mu;           /* guards adds (intern table, classes) */
   hsym **syms;                  /* open addressing, power of two */
+  uint32_t *symhash;            /* the hash of each 'syms' slot (in the
+                                   same allocation, after 'syms') */
   size_t nsyms, capsyms;
   size_t nclasses;              /* distinct class names defined */
   uint32_t nmids;               /* fixed method ids given (link) */
   int linked, analyzed;
   cr_hclass **sorted;           /* classes by name (after link) */
   const cr_hmethod **mtab;      /* (owner, name, desc) hash (after link) */
+  uint32_t *mtabh;              /* the hash of each 'mtab' slot (same
+                                   allocation, after 'mtab') */
   size_t capm;
   const char **missing, **missing_ref;
   size_t nmissing;

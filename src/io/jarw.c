@@ -488,6 +488,10 @@ int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d) {
     rc = cr_diag_set(d, w->err, -1, "an earlier write failed");
     goto out;
   }
+  if (w->fd < 0) {
+    rc = cr_diag_set(d, CR_EUSAGE, -1, "the jar is sealed");
+    goto out;
+  }
   uint64_t h = fnv(e->name, e->namelen);
   size_t at;
   if (grow(w) || cr_buf_reserve(&w->cd, 46 + e->namelen + 28u)) {
@@ -598,15 +602,18 @@ static void wfree(cr_jarw *w) {
 
 void cr_jarw_abort(cr_jarw *w) {
   if (!w) return;
-  if (w->fd >= 0) {
-    close(w->fd);
-    unlink(w->tmp);
-  }
+  if (w->fd >= 0) close(w->fd);
+  unlink(w->tmp);               /* open, or sealed by 'cr_jarw_seal' */
   wfree(w);
 }
 
 /* Write the central directory and the end records. */
-static int finish(cr_jarw *w, cr_diag *d) {
+/*
+** Everything but the rename: the central directory and the end records,
+** then the file is synced and closed ('fd' -1). A sealed writer takes no
+** more entries.
+*/
+static int seal(cr_jarw *w, cr_diag *d) {
   uint64_t cdoff = w->pos, cdsize = w->cd.len, n = w->count;
   if (put(w, w->cd.data, cdsize, d)) return w->err;
   int z64 = n >= MAX16 || cdoff >= MAX32 || cdsize >= MAX32;
@@ -648,6 +655,12 @@ static int finish(cr_jarw *w, cr_diag *d) {
     w->fd = -2;         /* closed, but the file must still go */
     return wfail(w, d, "cannot close");
   }
+  return 0;
+}
+
+/* The rest of 'seal' if not done yet, then the rename over 'path'. */
+static int finish(cr_jarw *w, cr_diag *d) {
+  if (w->fd >= 0 && seal(w, d)) return w->err;
   if (rename(w->tmp, w->path) != 0) {
     w->fd = -2;
     return wfail(w, d, "cannot rename");
@@ -685,5 +698,13 @@ int cr_jarw_commit(cr_jarw *w, cr_diag *d) {
     syncdir(w->path);
   }
   wfree(w);
+  return rc;
+}
+
+int cr_jarw_seal(cr_jarw *w, cr_diag *d) {
+  int rc = w->err;
+  if (rc) cr_diag_set(d, rc, -1, "an earlier write failed");
+  else if (w->fd >= 0) rc = seal(w, d);
+  if (rc) cr_diag_where(d, w->path, NULL);
   return rc;
 }

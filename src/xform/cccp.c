@@ -38,6 +38,7 @@ enum {                          /* access flags (JVMS 4.1, 4.6) */
 /* One method id used by the class: its key and where it is loaded from. */
 typedef struct mid {
   const char *cls, *name, *desc;
+  uint32_t hash;            /* of the three, for 'xf.midtab' */
   uint32_t size;
   int flags;
   int idx;                  /* Dynamic entry, or Fieldref (0: none) */
@@ -59,6 +60,15 @@ struct initg {
 enum { ESI, OSI };
 
 /* The state of one class in flight. */
+/* What the call sites of one pool reference learnt, for the next site
+** with that reference (every body of a class has its own copy of them). */
+typedef struct site_memo {
+  const cr_hmethod *t;      /* 'cr_hier_site''s target */
+  uint8_t asked;            /* 'esi' and 't' are known */
+  uint8_t esi;              /* its answer */
+  uint16_t twin;            /* the reference to the twin, 0: not made */
+} site_memo;
+
 typedef struct xf {
   cr_class *c;
   cr_arena *a;
@@ -84,6 +94,10 @@ typedef struct xf {
   int code_name;            /* Utf8 "Code" */
   mid *mids;
   uint32_t nmids, cmids;
+  uint32_t *midtab;         /* 'mids' by hash: index + 1, 0 empty */
+  uint32_t midmask;         /* table size - 1, 0 before the first */
+  site_memo *memo;          /* by pool index, below 'nmemo' */
+  uint32_t nmemo;
   cr_member **newm;         /* methods to append, in order */
   uint32_t nnewm, cnewm;
   cr_member *newf;          /* fields to append */
@@ -240,22 +254,48 @@ static int arg_slots(const char *desc) {
 
 static void emit_int(xf *x, cr_body *b, cr_insn *at, int32_t v);
 
+/* Index 'k' of 'mids' into 'midtab' (which has room). */
+static void mid_put(xf *x, uint32_t k) {
+  uint32_t j = x->mids[k].hash & x->midmask;
+  while (x->midtab[j]) j = (j + 1) & x->midmask;
+  x->midtab[j] = k + 1;
+}
+
+/* Make 'midtab' hold one more id at load <= 1/2. */
+static int mid_room(xf *x) {
+  if ((x->nmids + 1) * 2 <= x->midmask) return 0;
+  uint32_t size = x->midmask ? (x->midmask + 1) * 2 : 64;
+  uint32_t *t = cr_arena_calloc(x->a, size, sizeof *t);
+  if (!t) return oom(x);
+  x->midtab = t;
+  x->midmask = size - 1;
+  for (uint32_t k = 0; k < x->nmids; k++) mid_put(x, k);
+  return 0;
+}
+
 /* The id of 'cls.name desc', added to the class's list when new. */
 static mid *get_mid(xf *x, const char *cls, const char *name,
                     const char *desc, uint32_t size, int flags) {
-  for (uint32_t k = 0; k < x->nmids; k++) {
-    mid *m = &x->mids[k];
-    if (strcmp(m->cls, cls) == 0 && strcmp(m->name, name) == 0 &&
-        strcmp(m->desc, desc) == 0)
+  size_t lc = strlen(cls), ln = strlen(name), ld = strlen(desc);
+  uint32_t h = cr_hash(cls, lc) ^ cr_hash(name, ln) * 0x9e3779b1u ^
+               cr_hash(desc, ld) * 0x85ebca6bu;
+  for (uint32_t j = h & x->midmask; x->midmask && x->midtab[j];
+       j = (j + 1) & x->midmask) {
+    mid *m = &x->mids[x->midtab[j] - 1];
+    if (m->hash == h && strcmp(m->cls, cls) == 0 &&
+        strcmp(m->name, name) == 0 && strcmp(m->desc, desc) == 0)
       return m;
   }
-  if (grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
+  if (mid_room(x) ||
+      grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
     return NULL;
   mid *m = &x->mids[x->nmids++];
   memset(m, 0, sizeof *m);
-  m->cls = cr_arena_strndup(x->a, cls, strlen(cls));
-  m->name = cr_arena_strndup(x->a, name, strlen(name));
-  m->desc = cr_arena_strndup(x->a, desc, strlen(desc));
+  m->cls = cr_arena_strndup(x->a, cls, lc);
+  m->name = cr_arena_strndup(x->a, name, ln);
+  m->desc = cr_arena_strndup(x->a, desc, ld);
+  m->hash = h;
+  mid_put(x, x->nmids - 1);
   m->size = size;
   m->flags = flags;
   if (!m->cls || !m->name || !m->desc) {
@@ -1057,6 +1097,19 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (copy) cr_body_insert_after(b, i, join);
 }
 
+/* The memo of the call sites of reference 'k', or NULL (out of memory:
+** the site is then worked out afresh). The pool's entries when it is
+** first asked for: the sites of the original code refer to them. */
+static site_memo *site_memo_of(xf *x, uint32_t k) {
+  if (!x->memo) {
+    uint32_t n = cr_cp_count(x->c->cp);
+    x->memo = cr_arena_calloc(x->a, n ? n : 1, sizeof *x->memo);
+    if (!x->memo) return NULL;
+    x->nmemo = n;
+  }
+  return k < x->nmemo ? &x->memo[k] : NULL;
+}
+
 /* Rewrite one call site of an instrumented body. */
 /*
 ** JDK mode: the calls through which the JDK hands members and stack frames
@@ -1179,7 +1232,15 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
                 (sup && strcmp(owner, sup) == 0);
   }
   const cr_hmethod *t = NULL;
-  int esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
+  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
+  int esi;
+  if (sm && sm->asked) {
+    esi = sm->esi;
+    t = sm->t;
+  } else {
+    esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
+    if (sm) *sm = (site_memo){t, 1, (uint8_t)(esi != 0), 0};
+  }
   /* a super call must not reach a twin's owner check, which would send
   ** it back to the override it comes from */
   if (esi && kind == CR_SITE_SPECIAL && t &&
@@ -1190,15 +1251,20 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     return;
   }
   if (esi) {
-    char *td = cr_xf_twin_desc(x->a, desc);
-    if (!td) {
-      oom(x);
-      return;
-    }
-    emit(x, b, i, CR_OP_ALOAD, ccl);
-    i->a = cpi(x, ref->tag == CR_CP_IMETHODREF
+    int tw = sm ? sm->twin : 0;
+    if (!tw) {
+      char *td = cr_xf_twin_desc(x->a, desc);
+      if (!td) {
+        oom(x);
+        return;
+      }
+      tw = cpi(x, ref->tag == CR_CP_IMETHODREF
                       ? cr_cp_add_imethodref(cp, owner, name, td, x->d)
                       : cr_cp_add_methodref(cp, owner, name, td, x->d));
+      if (sm) sm->twin = (uint16_t)tw;
+    }
+    emit(x, b, i, CR_OP_ALOAD, ccl);
+    i->a = tw;
     if (i->op == CR_OP_INVOKEINTERFACE) i->b++;
     x->o->nsites_esi++;
     return;

@@ -391,6 +391,46 @@ START_TEST(test_io_jarw__abort_and_bad_folders) {
 }
 END_TEST
 
+/* Sealed early, then committed: the same jar; sealed, then aborted:
+** nothing left; a sealed writer refuses entries. */
+START_TEST(test_io_jarw__seal) {
+  mkdir_tmp();
+  sample();
+  char a[128], b[128], c[128];
+  snprintf(a, sizeof a, "%s/a.jar", dir);
+  snprintf(b, sizeof b, "%s/b.jar", dir);
+  snprintf(c, sizeof c, "%s/c.jar", dir);
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(write_sample(a, &d), 0);
+  cr_jarw *w;
+  ck_assert_int_eq(cr_jarw_open(&w, b, &d), 0);
+  for (size_t i = 0; i < nents; i++)
+    ck_assert_int_eq(cr_jarw_add(w, ents[i].name, ents[i].data,
+                                 ents[i].len, &d), 0);
+  ck_assert_int_eq(cr_jarw_seal(w, &d), 0);
+  ck_assert_int_eq(cr_jarw_seal(w, &d), 0);     /* once is enough */
+  ck_assert_int_eq(nfiles(dir), 2);             /* a and the temporary */
+  ck_assert_int_eq(cr_jarw_commit(w, &d), 0);
+  uint8_t *x, *y;
+  size_t nx, ny;
+  ck_assert_int_eq(cr_read_file(&x, &nx, a, &d), 0);
+  ck_assert_int_eq(cr_read_file(&y, &ny, b, &d), 0);
+  ck_assert_uint_eq(nx, ny);
+  ck_assert_mem_eq(x, y, nx);
+  cr_free(x);
+  cr_free(y);
+
+  ck_assert_int_eq(cr_jarw_open(&w, c, &d), 0);
+  ck_assert_int_eq(cr_jarw_add(w, "x", (uint8_t *)"hello", 5, &d), 0);
+  ck_assert_int_eq(cr_jarw_seal(w, &d), 0);
+  ck_assert_int_ne(cr_jarw_add(w, "y", (uint8_t *)"hello", 5, &d), 0);
+  cr_jarw_abort(w);
+  ck_assert_int_eq(nfiles(dir), 2);             /* a and b */
+  rm_tmp();
+}
+END_TEST
+
 /* A file-size limit makes write(2) fail as a full disk would. */
 START_TEST(test_io_jarw__write_error) {
   mkdir_tmp();
@@ -501,6 +541,7 @@ int main(void) {
   tcase_add_test(tc, test_io_jarw__levels);
   tcase_add_test(tc, test_io_jarw__duplicate_and_bad_names);
   tcase_add_test(tc, test_io_jarw__abort_and_bad_folders);
+  tcase_add_test(tc, test_io_jarw__seal);
   tcase_add_test(tc, test_io_jarw__write_error);
   tcase_add_test(tc, test_io_jarw__zip64_many_entries);
   tcase_add_test(tc, test_io_jarw__oom_sweep);
