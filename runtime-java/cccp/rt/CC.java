@@ -19,14 +19,10 @@ import java.util.HashSet;
  * busy): every entry point passes null through.
  *
  * Children are kept in creation order in a singly linked list (first, next,
- * tail); lookup tries the last child found (one-entry cache), then scans the
- * list, or, once a node has more than LIST_MAX children, an open-addressing
- * table keyed by method id.
+ * tail) for the dump; lookup tries the last child found (one-entry cache),
+ * then, once a node has two children, a table indexed by method id.
  */
 public class CC {
-  /** Past this many children, lookups go through 'table'. */
-  private static final int LIST_MAX = 8;
-
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
@@ -34,7 +30,20 @@ public class CC {
   CC first;               // first child (creation order)
   CC next;                // next sibling
   private CC tail;        // last child
-  private CC[] table;     // children by mid (open addressing), or null
+  /*
+   * Children by method id, from the second child on (both null before):
+   * open addressing, linear probing from 'mid & mask', 'keys[i]' the id
+   * of 'table[i]' (0 empty: id 0 makes no node). Ids are dense and the
+   * children of one node are often methods registered together, so the
+   * id itself spreads them and the first probe mostly finds the child: a
+   * node whose calls alternate between children costs two array loads
+   * more than a cache hit, not a walk of the sibling list (a likely cache
+   * miss per sibling). A collision probes on in 'keys' (one cache line)
+   * without touching other nodes, which are scattered in the heap. At
+   * most half full.
+   */
+  private int[] keys;
+  private CC[] table;
   private int nkids;      // number of children
 
   private CC(int mid, CC parent) {
@@ -135,23 +144,37 @@ public class CC {
     }
   }
 
-  /** Slow path of 'enter': find or create the child, update the cache. */
+  /**
+   * Slow path of 'enter' (the cached child is not 'm'): the child from the
+   * table's first probe, else 'find'. Small, so that the JIT inlines it
+   * into 'enter' and its callers: the first probe is the hot path of
+   * calls that alternate between children. It does not move the cache:
+   * storing a reference into a node that has reached the old generation
+   * costs a GC write barrier (with G1 a StoreLoad fence when the child
+   * lives in another region), several times the probe itself.
+   */
   private CC lookup(int m) {
-    CC c;
-    CC[] t = table;
-    if (t == null) {
-      for (c = first; c != null; c = c.next)
-        if (c.mid == m) return cache = c;
-    } else {
-      int mask = t.length - 1;
-      for (int i = hash(m) & mask; (c = t[i]) != null; i = (i + 1) & mask)
-        if (c.mid == m) return cache = c;
+    int[] k = keys;
+    if (k != null) {
+      int i = m & (k.length - 1);
+      if (k[i] == m) return table[i];
     }
-    return cache = add(m);
+    return cache = find(m);
   }
 
-  private static int hash(int m) {
-    return m * 0x9E3779B9 >>> 7;
+  /* The child for 'm' past the first probe: probe on, or check the one
+  ** child, or make it. */
+  private CC find(int m) {
+    int[] k = keys;
+    if (k == null) {
+      CC c = first;
+      if (c != null && c.mid == m) return c;
+    } else {
+      int mask = k.length - 1;
+      for (int i = m & mask, e; (e = k[i]) != 0; i = (i + 1) & mask)
+        if (e == m) return table[i];
+    }
+    return add(m);
   }
 
   /** Append a new child for 'm' (the list first, so a dump sees it). */
@@ -160,26 +183,29 @@ public class CC {
     if (tail == null) first = c;
     else tail.next = c;
     tail = c;
-    if (++nkids > LIST_MAX) {
-      if (table == null || nkids * 2 > table.length) rehash();
-      else put(table, c);
+    if (++nkids > 1) {
+      if (keys == null || nkids * 2 > keys.length) rehash();
+      else put(keys, table, c);
     }
     return c;
   }
 
   private void rehash() {
-    int n = 32;
-    while (n < nkids * 4) n <<= 1;
+    int n = 4;
+    while (n < nkids * 2) n <<= 1;
+    int[] k = new int[n];
     CC[] t = new CC[n];
-    for (CC c = first; c != null; c = c.next) put(t, c);
+    for (CC c = first; c != null; c = c.next) put(k, t, c);
     table = t;
+    keys = k;
   }
 
-  private static void put(CC[] t, CC c) {
-    int mask = t.length - 1;
-    int i = hash(c.mid) & mask;
-    while (t[i] != null) i = (i + 1) & mask;
+  private static void put(int[] k, CC[] t, CC c) {
+    int mask = k.length - 1;
+    int i = c.mid & mask;
+    while (k[i] != 0) i = (i + 1) & mask;
     t[i] = c;
+    k[i] = c.mid;
   }
 
   /* -------------------------------------------------- block counters */
