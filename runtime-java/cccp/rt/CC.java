@@ -106,9 +106,8 @@ public class CC {
     if (parent == null || recv == null) return parent;
     Class<?> k = recv.getClass();
     Select.Hit[] l = Select.last;
-    Select.Hit h;
-    int m = mid < l.length && (h = l[mid]) != null && h.k == k ? h.mid
-                                                               : select(mid, k);
+    int m = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
+    if (m == Select.NONE) m = Select.selectMiss(mid, k);
     return m == 0 ? parent : enter(parent, m);
   }
 
@@ -119,29 +118,15 @@ public class CC {
    * at run time, a mock, a class that was not rewritten) overrides it, and
    * when that cannot be decided: the caller then makes the original call,
    * which the JVM dispatches itself. Decided once per class and method.
+   * A twin's receivers are mostly of one class (its own: a subclass that
+   * overrides the method has a twin of its own), so the first class of the
+   * method's cached answers ('Select.Hit') answers most checks.
    */
   public static boolean owns(Object recv, int mid) {
     Class<?> k = recv.getClass();
-    int r = Select.OWN.get(k).get(mid);
-    if (r == 0) {
-      CC prev = set(null);
-      try {
-        r = Select.owns(mid, k);
-      } finally {
-        set(prev);
-      }
-    }
-    return r > 0;
-  }
-
-  /* Slow path of 'enterv': reflection, with the slot cleared meanwhile. */
-  private static int select(int mid, Class<?> k) {
-    CC prev = set(null);
-    try {
-      return Select.of(mid, k);
-    } finally {
-      set(prev);
-    }
+    Select.Hit[] l = Select.owned;
+    int r = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
+    return r == Select.NONE ? Select.ownsMiss(mid, k) : r > 0;
   }
 
   /**
