@@ -253,7 +253,7 @@ bench: $(BIN) $(RT_JAR)
 	bench/roundtrip
 	BUILD=$(BUILD) bench/apps
 
-# The per-call cost of each instrumentation protocol (about 6 minutes).
+# The per-call cost of each instrumentation protocol (about 3 minutes).
 bench-micro: $(BIN) $(RT_JAR)
 	bench/micro
 
