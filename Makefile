@@ -1,5 +1,5 @@
 # cccp -- static Java bytecode rewriter for complete calling-context profiling.
-# Targets: all (default), check, check-full, asan, install, bench, clean.
+# Targets: all (default), check, check-full, asan, install, bench, bench-micro, clean.
 
 PREFIX    ?= /usr/local
 BUILD     ?= build
@@ -83,7 +83,7 @@ JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
 
 .PHONY: all check check-integration check-asan check-full unit headers asan \
   asan-build asan-unit asan-suites install \
-  clean bench fixtures deps demo tools valgrind check-report jop-examples
+  clean bench bench-micro fixtures deps demo tools valgrind check-report jop-examples
 all: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR)
 
 $(BUILD)/%.o: %.c
@@ -275,6 +275,10 @@ install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(RT_JDK_JAR)
 bench: $(BIN) $(RT_JAR)
 	bench/roundtrip
 	BUILD=$(BUILD) bench/apps
+
+# The per-call cost of each instrumentation protocol (about 3 minutes).
+bench-micro: $(BIN) $(RT_JAR)
+	bench/micro
 
 # The cccp-report suite alone (also part of 'make check').
 check-report: $(REPORT)

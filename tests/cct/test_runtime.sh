@@ -3,6 +3,8 @@
 # CC.get/enter/set/register by hand (tests/programs/runtime/RtDriver.java)
 # and the dumped profile, read back by the C reader, must hold exactly
 # the expected contexts, thread trees, dense ids and no runtime nodes.
+# TreeDriver checks the child tables and the selection and owner-check
+# caches against a model of its own.
 # Also: the condy bootstrap as the rewriter emits it (JDK 17 and 25),
 # the output-path rules, a big deep tree streamed out.
 set -u
@@ -21,7 +23,7 @@ make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" \
   { fail "build cccp-rt.jar and cccp-report"; finish; exit 1; }
 check "runtime classes are version 52" bash -c \
   "unzip -p '$RT' cccp/rt/CC.class | head -c 8 | od -An -tu1 | grep -q ' 0  *52$'"
-check "compile the driver" "$JDK17/bin/javac" -cp "$RT" -d "$T/cls" "$SRC/RtDriver.java" "$SRC/EnterBench.java"
+check "compile the driver" "$JDK17/bin/javac" -cp "$RT" -d "$T/cls" "$SRC/RtDriver.java" "$SRC/EnterBench.java" "$SRC/TreeDriver.java"
 J="$JDK17/bin/java"
 CP="$RT:$T/cls"
 
@@ -43,6 +45,14 @@ expect_match "contexts: A 33, B 33, common 33, differing 0" "same contexts on bo
 expect_exit 0 "all threads vs app threads" "${CMP[@]}" "$T/all.xml" "$T/app.xml"
 expect_match "A 2  B 1  rtdrv/RtDriver\\\$Worker.run\(\)V" "the system thread's run() is the difference" "$out"
 check "no temporary file left" bash -c "! ls '$T' | grep -q '\.tmp$'"
+
+echo "-- child tables and selection caches, against a model"
+for metered in false true; do
+  expect_exit 0 "tree driver runs (cccp.counters=$metered)" "$J" -Dcccp.counters=$metered \
+    -Dcccp.out="$T/tree.xml" -cp "$CP" rtdrv.TreeDriver "$T/tree.expect"
+  [ "$out" = ok ] && pass "enterv nodes and owner checks are right" || fail "tree driver prints '$out'"
+  expect_exit 0 "every context has exactly its calls" "${CMP[@]}" --expect "$T/tree.expect" "$T/tree.xml"
+done
 
 echo "-- output paths"
 mkdir -p "$T/cwd"

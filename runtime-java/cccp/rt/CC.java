@@ -19,14 +19,10 @@ import java.util.HashSet;
  * busy): every entry point passes null through.
  *
  * Children are kept in creation order in a singly linked list (first, next,
- * tail); lookup tries the last child found (one-entry cache), then scans the
- * list, or, once a node has more than LIST_MAX children, an open-addressing
- * table keyed by method id.
+ * tail) for the dump; lookup tries the last child found (one-entry cache),
+ * then, once a node has two children, a table indexed by method id.
  */
 public class CC {
-  /** Past this many children, lookups go through 'table'. */
-  private static final int LIST_MAX = 8;
-
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
@@ -34,7 +30,20 @@ public class CC {
   CC first;               // first child (creation order)
   CC next;                // next sibling
   private CC tail;        // last child
-  private CC[] table;     // children by mid (open addressing), or null
+  /*
+   * Children by method id, from the second child on (both null before):
+   * open addressing, linear probing from 'mid & mask', 'keys[i]' the id
+   * of 'table[i]' (0 empty: id 0 makes no node). Ids are dense and the
+   * children of one node are often methods registered together, so the
+   * id itself spreads them and the first probe mostly finds the child: a
+   * node whose calls alternate between children costs two array loads
+   * more than a cache hit, not a walk of the sibling list (a likely cache
+   * miss per sibling). A collision probes on in 'keys' (one cache line)
+   * without touching other nodes, which are scattered in the heap. At
+   * most half full.
+   */
+  private int[] keys;
+  private CC[] table;
   private int nkids;      // number of children
 
   private CC(int mid, CC parent) {
@@ -103,9 +112,9 @@ public class CC {
     if (parent == null || recv == null) return parent;
     Class<?> k = recv.getClass();
     Select.Hit[] l = Select.last;
-    Select.Hit h;
-    int m = mid < l.length && (h = l[mid]) != null && h.k == k ? h.mid
-                                                               : select(mid, k);
+    int m = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
+    if (m == Select.NONE)
+      m = Slots.JDK ? selectJdk(mid, k) : Select.selectMiss(mid, k);
     return m == 0 ? parent : enter(parent, m);
   }
 
@@ -116,71 +125,90 @@ public class CC {
    * at run time, a mock, a class that was not rewritten) overrides it, and
    * when that cannot be decided (also while the VM boots, in JDK mode):
    * the caller then makes the original call, which the JVM dispatches
-   * itself. Decided once per class and method.
+   * itself. Decided once per class and method. A twin's receivers are
+   * mostly of one class (its own: a subclass that overrides the method
+   * has a twin of its own), so the first class of the method's cached
+   * answers ('Select.Hit') answers most checks.
    */
   public static boolean owns(Object recv, int mid) {
     if (Slots.JDK) return ownsJdk(recv, mid);
     Class<?> k = recv.getClass();
-    int r = Select.OWN.get(k).get(mid);
-    if (r == 0) {
-      CC prev = set(null);
-      try {
-        r = Select.owns(mid, k);
-      } finally {
-        set(prev);
-      }
-    }
-    return r > 0;
+    Select.Hit[] l = Select.owned;
+    int r = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
+    return r == Select.NONE ? Select.ownsMiss(mid, k) : r > 0;
   }
 
   /*
-   * The same in JDK mode, where the JDK code the check runs (ClassValue,
-   * reflection) is instrumented and its twins check owners in turn:
-   * with the slot cleared, so that those answer false at once. They then
-   * make the original call, as they do while the VM boots or the runtime
-   * is at work, when nothing can be decided.
+   * The same in JDK mode, where the JDK code a miss runs (ClassValue,
+   * reflection) is instrumented and its twins check owners in turn: with
+   * the slot cleared, so that those answer false at once. They then make
+   * the original call, as they do while the VM boots or the runtime is at
+   * work, when nothing can be decided.
    */
   private static boolean ownsJdk(Object recv, int mid) {
     CC prev = get();
     if (prev == null) return false;
+    Class<?> k = recv.getClass();
+    Select.Hit[] l = Select.owned;
+    int r = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
+    if (r != Select.NONE) return r > 0;
+    if (Slots.virtual()) return false;
     set(null);
     try {
-      Class<?> k = recv.getClass();
-      int r = Select.OWN.get(k).get(mid);
-      if (r == 0) r = Select.owns(mid, k);
-      return r > 0;
+      return Select.ownsMiss(mid, k);
     } finally {
       set(prev);
     }
   }
 
-  /* Slow path of 'enterv': reflection, with the slot cleared meanwhile. */
-  private static int select(int mid, Class<?> k) {
+  /*
+   * JDK mode: the miss of 'enterv' with the slot cleared (see ownsJdk).
+   * A virtual thread takes neither miss (no node; the original call): the
+   * misses lock, and a virtual thread that parks inside (class loading,
+   * reflection) while its carrier's scheduler code waits for the same
+   * lock in an owner check deadlocks the scheduler.
+   */
+  private static int selectJdk(int mid, Class<?> k) {
+    if (Slots.virtual()) return 0;
     CC prev = set(null);
     try {
-      return Select.of(mid, k);
+      return Select.selectMiss(mid, k);
     } finally {
       set(prev);
     }
   }
 
-  /** Slow path of 'enter': find or create the child, update the cache. */
+  /**
+   * Slow path of 'enter' (the cached child is not 'm'): the child from the
+   * table's first probe, else 'find'. Small, so that the JIT inlines it
+   * into 'enter' and its callers: the first probe is the hot path of
+   * calls that alternate between children. It does not move the cache:
+   * storing a reference into a node that has reached the old generation
+   * costs a GC write barrier (with G1 a StoreLoad fence when the child
+   * lives in another region), several times the probe itself.
+   */
   CC lookup(int m) {
-    CC c;
-    CC[] t = table;
-    if (t == null) {
-      for (c = first; c != null; c = c.next)
-        if (c.mid == m) return cache = c;
-    } else {
-      int mask = t.length - 1;
-      for (int i = hash(m) & mask; (c = t[i]) != null; i = (i + 1) & mask)
-        if (c.mid == m) return cache = c;
+    int[] k = keys;
+    if (k != null) {
+      int i = m & (k.length - 1);
+      if (k[i] == m) return table[i];
     }
-    return cache = add(m);
+    return cache = find(m);
   }
 
-  private static int hash(int m) {
-    return m * 0x9E3779B9 >>> 7;
+  /* The child for 'm' past the first probe: probe on, or check the one
+  ** child, or make it. */
+  private CC find(int m) {
+    int[] k = keys;
+    if (k == null) {
+      CC c = first;
+      if (c != null && c.mid == m) return c;
+    } else {
+      int mask = k.length - 1;
+      for (int i = m & mask, e; (e = k[i]) != 0; i = (i + 1) & mask)
+        if (e == m) return table[i];
+    }
+    return add(m);
   }
 
   /** Append a new child for 'm' (the list first, so a dump sees it). */
@@ -189,26 +217,29 @@ public class CC {
     if (tail == null) first = c;
     else tail.next = c;
     tail = c;
-    if (++nkids > LIST_MAX) {
-      if (table == null || nkids * 2 > table.length) rehash();
-      else put(table, c);
+    if (++nkids > 1) {
+      if (keys == null || nkids * 2 > keys.length) rehash();
+      else put(keys, table, c);
     }
     return c;
   }
 
   private void rehash() {
-    int n = 32;
-    while (n < nkids * 4) n <<= 1;
+    int n = 4;
+    while (n < nkids * 2) n <<= 1;
+    int[] k = new int[n];
     CC[] t = new CC[n];
-    for (CC c = first; c != null; c = c.next) put(t, c);
+    for (CC c = first; c != null; c = c.next) put(k, t, c);
     table = t;
+    keys = k;
   }
 
-  private static void put(CC[] t, CC c) {
-    int mask = t.length - 1;
-    int i = hash(c.mid) & mask;
-    while (t[i] != null) i = (i + 1) & mask;
+  private static void put(int[] k, CC[] t, CC c) {
+    int mask = k.length - 1;
+    int i = c.mid & mask;
+    while (k[i] != 0) i = (i + 1) & mask;
     t[i] = c;
+    k[i] = c.mid;
   }
 
   /* -------------------------------------------------- block counters */

@@ -10,7 +10,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.HashMap;
 
 /**
  * Method selection (JVMS 5.4.6) by reflection, cached per symbolic method
@@ -22,76 +21,179 @@ import java.util.HashMap;
  * the caller).
  */
 final class Select {
-  /** One cached answer: receiver class 'k' selects method id 'mid'. */
+  /**
+   * Cached answers for one symbolic id: receiver class 'k0' gives 'v0'
+   * (the selected method id for 'enterv', 1 or -1 for 'owns'), 'k1' gives
+   * 'v1', ...: the last class added first, 'n' classes, at most CHAIN.
+   * One object, so that a lookup reads one or two cache lines and no
+   * chain of objects scattered in the heap. Immutable (final fields), so
+   * published without locks; a new class makes a new Hit.
+   */
   static final class Hit {
-    final Class<?> k;
-    final int mid;
+    final Class<?> k0, k1, k2, k3;
+    final int v0, v1, v2, v3;
+    final int n;
 
-    Hit(Class<?> k, int mid) {
-      this.k = k;
-      this.mid = mid;
+    /** 'k' gives 'v', then the classes of 'h' (null: none). */
+    Hit(Class<?> k, int v, Hit h) {
+      k0 = k;
+      v0 = v;
+      if (h == null) {
+        k1 = k2 = k3 = null;
+        v1 = v2 = v3 = 0;
+        n = 1;
+      } else {
+        k1 = h.k0;
+        v1 = h.v0;
+        k2 = h.k1;
+        v2 = h.v1;
+        k3 = h.k2;
+        v3 = h.v2;
+        n = h.n + 1;
+      }
     }
   }
 
   /**
-   * Last answer per symbolic id (a one-entry inline cache, published
-   * racily: 'Hit' has only final fields). Grown under the class lock.
+   * Receiver classes a call site's Hit remembers. A polymorphic site of
+   * a few classes (the common case: 2 to 4) then finds its answer in a
+   * few compares; past CHAIN classes the answer comes from the receiver
+   * class's table ('PER_CLASS'), without allocating or locking.
    */
-  static volatile Hit[] last = new Hit[256];
+  static final int CHAIN = 4;      // Hit's k0..k3
 
-  /** Every answer, by symbolic id then class; under the class lock. */
-  private static final HashMap<Long, Integer> ALL = new HashMap<Long, Integer>();
-  private static final HashMap<Class<?>, Integer> CLASS_IDS =
-      new HashMap<Class<?>, Integer>();
-  private static final ArrayList<Class<?>> KEEP = new ArrayList<Class<?>>();
+  /** 'enterv': the Hit per symbolic id. Grown under the class lock. */
+  static volatile Hit[] last = new Hit[256];
+  /** 'owns': the Hit per original method id. Grown under the class lock. */
+  static volatile Hit[] owned = new Hit[256];
 
   private Select() {}
 
   /**
-   * The owner checks' answers for one receiver class: method id to 1
-   * (owned) or -1, in an open-addressing table that is replaced, never
-   * changed, once published (readers take no lock).
+   * Every answer for one receiver class: key (mid << 1 | 1 for the owner
+   * check, 0 for selection) to value, in an open-addressing table that is
+   * replaced, never changed, once published (readers take no lock).
    */
-  static final class Owned {
-    private volatile int[] tab = new int[8];    // (mid << 1 | yes) + 1
+  static final class Answers {
+    private volatile long[] tab = new long[8];   // key << 32 | value, 0 empty
 
-    /** 1 or -1, or 0 if not decided yet. */
-    int get(int mid) {
-      int[] t = tab;
+    /** The value for 'key', or NONE. */
+    int get(int key) {
+      long[] t = tab;
       int mask = t.length - 1;
-      for (int i = (mid * 0x9E3779B9 >>> 7) & mask, e; (e = t[i]) != 0;
+      long e;
+      for (int i = (key * 0x9E3779B9 >>> 7) & mask; (e = t[i]) != 0;
            i = (i + 1) & mask)
-        if ((e - 1) >>> 1 == mid) return ((e - 1) & 1) != 0 ? 1 : -1;
-      return 0;
+        if ((int) (e >>> 32) == key) return (int) e;
+      return NONE;
     }
 
-    synchronized void put(int mid, boolean yes) {
-      if (get(mid) != 0) return;
-      int[] o = tab;
+    synchronized void put(int key, int val) {
+      if (get(key) != NONE) return;
+      long[] o = tab;
       int n = 0;
-      for (int e : o)
+      for (long e : o)
         if (e != 0) n++;
-      int[] t = new int[(n + 1) * 2 > o.length ? o.length * 2 : o.length];
-      for (int e : o)
+      long[] t = new long[(n + 1) * 2 > o.length ? o.length * 2 : o.length];
+      for (long e : o)
         if (e != 0) insert(t, e);
-      insert(t, ((mid << 1) | (yes ? 1 : 0)) + 1);
+      insert(t, ((long) key << 32) | (val & 0xffffffffL));
       tab = t;
     }
 
-    private static void insert(int[] t, int e) {
+    private static void insert(long[] t, long e) {
       int mask = t.length - 1;
-      int i = (((e - 1) >>> 1) * 0x9E3779B9 >>> 7) & mask;
+      int i = ((int) (e >>> 32) * 0x9E3779B9 >>> 7) & mask;
       while (t[i] != 0) i = (i + 1) & mask;
       t[i] = e;
     }
   }
 
-  static final ClassValue<Owned> OWN = new ClassValue<Owned>() {
+  static final ClassValue<Answers> PER_CLASS = new ClassValue<Answers>() {
     @Override
-    protected Owned computeValue(Class<?> k) {
-      return new Owned();
+    protected Answers computeValue(Class<?> k) {
+      return new Answers();
     }
   };
+
+  /** No answer cached. */
+  static final int NONE = Integer.MIN_VALUE;
+
+  /**
+   * The value 'h' holds for class 'k', or NONE. Inlined into the call
+   * sites of 'enterv' and 'owns': a monomorphic site pays one compare, a
+   * site of up to CHAIN classes a few more, in one object.
+   */
+  static int cached(Hit h, Class<?> k) {
+    if (h == null) return NONE;
+    if (h.k0 == k) return h.v0;
+    if (h.k1 == k) return h.v1;
+    if (h.k2 == k) return h.v2;
+    if (h.k3 == k) return h.v3;
+    return NONE;
+  }
+
+  /**
+   * Remember 'val' for ('mid', 'k') in the Hit of 'mid' in 'l' (while it
+   * is shorter than CHAIN); returns the array, grown if needed. Under the
+   * class lock.
+   */
+  private static Hit[] remember(Hit[] l, int mid, Class<?> k, int val) {
+    if (mid >= l.length) {
+      int n = l.length;
+      while (n <= mid) n *= 2;
+      l = java.util.Arrays.copyOf(l, n);
+    }
+    Hit h = l[mid];
+    if (cached(h, k) == NONE && (h == null || h.n < CHAIN))
+      l[mid] = new Hit(k, val, h);
+    return l;
+  }
+
+  /**
+   * The owner check when the Hit of 'mid' does not know 'k': the class's
+   * table, else decided by reflection ('owns'); remembered in the Hit.
+   */
+  static boolean ownsMiss(int mid, Class<?> k) {
+    Hit[] l = owned;
+    int r = PER_CLASS.get(k).get(mid << 1 | 1);
+    if (r == NONE) {
+      CC prev = CC.set(null);
+      try {
+        r = owns(mid, k);
+      } finally {
+        CC.set(prev);
+      }
+    }
+    if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
+      synchronized (Select.class) {
+        owned = remember(owned, mid, k, r);
+      }
+    return r > 0;
+  }
+
+  /**
+   * Selection when the Hit of 'mid' does not know 'k': the class's table,
+   * else by reflection ('of', with the slot cleared); remembered in the
+   * Hit.
+   */
+  static int selectMiss(int mid, Class<?> k) {
+    Hit[] l = last;
+    int r = PER_CLASS.get(k).get(mid << 1);
+    if (r == NONE) {
+      CC prev = CC.set(null);
+      try {
+        r = of(mid, k);
+      } finally {
+        CC.set(prev);
+      }
+    }
+    if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
+      synchronized (Select.class) {
+        last = remember(last, mid, k, r);
+      }
+    return r;
+  }
 
   /**
    * Slow path of the owner check: 1 if class 'k' selects the method of
@@ -110,45 +212,25 @@ final class Select {
     } catch (Throwable e) {
       yes = false;
     }
-    OWN.get(k).put(mid, yes);
-    return yes ? 1 : -1;
+    int r = yes ? 1 : -1;
+    PER_CLASS.get(k).put(mid << 1 | 1, r);
+    return r;
   }
 
-  /** The selected method id for symbolic id 'mid' and receiver class 'k'. */
+  /** The selected method id for symbolic id 'mid' and receiver class 'k',
+   *  decided by reflection and kept in the class's table. */
   static int of(int mid, Class<?> k) {
-    Hit[] l = last;
-    if (mid < l.length) {
-      Hit h = l[mid];
-      if (h != null && h.k == k) return h.mid;
+    Answers a = PER_CLASS.get(k);
+    int r = a.get(mid << 1);
+    if (r != NONE) return r;
+    synchronized (Select.class) {
+      r = a.get(mid << 1);
+      if (r == NONE) {
+        r = resolve(mid, k);
+        a.put(mid << 1, r);
+      }
     }
-    return slow(mid, k);
-  }
-
-  private static synchronized int slow(int mid, Class<?> k) {
-    Integer ck = CLASS_IDS.get(k);
-    if (ck == null) {
-      ck = Integer.valueOf(KEEP.size());
-      CLASS_IDS.put(k, ck);
-      KEEP.add(k);
-    }
-    Long key = Long.valueOf(((long) mid << 32) | ck.intValue());
-    Integer r = ALL.get(key);
-    int sel;
-    if (r != null) {
-      sel = r.intValue();
-    } else {
-      sel = resolve(mid, k);
-      ALL.put(key, Integer.valueOf(sel));
-    }
-    Hit[] l = last;
-    if (mid >= l.length) {
-      int n = l.length;
-      while (n <= mid) n *= 2;
-      l = java.util.Arrays.copyOf(l, n);
-    }
-    l[mid] = new Hit(k, sel);
-    last = l;
-    return sel;
+    return r;
   }
 
   /* Selection proper; errors and odd cases keep the symbolic method. */

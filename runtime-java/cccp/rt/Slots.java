@@ -38,6 +38,11 @@ final class Slots {
   /** JDK mode only (see runtime-java/jdk). */
   static void start() {}
 
+  /** JDK mode only (virtual threads run JDK code only there). */
+  static boolean virtual() {
+    return false;
+  }
+
   /** JDK mode only: app mode finds ended threads itself (Registry). */
   static CC end() {
     return null;

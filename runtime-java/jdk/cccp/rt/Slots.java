@@ -107,7 +107,21 @@ final class Slots {
    */
   static void start() {
     Frames.APP = new Twins();
+    try {
+      vthread = Class.forName("java.lang.VirtualThread", false, null);
+    } catch (ClassNotFoundException e) {
+      vthread = null;                   // before JDK 19
+    }
     live = true;
+  }
+
+  /** The class of virtual threads, or null. */
+  private static Class<?> vthread;
+
+  /** Whether the current thread is a virtual thread. */
+  static boolean virtual() {
+    Class<?> v = vthread;
+    return v != null && Thread.currentThread().getClass() == v;
   }
 
   /*
