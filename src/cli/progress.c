@@ -60,26 +60,27 @@ void cli_progress_end(void) {
   on = 0;
 }
 
-void cli_warn(const char *fmt, ...) {
+/* "cccp-rewrite: KIND: MESSAGE", escaped, over the progress line. */
+static void say(const char *kind, const char *fmt, va_list ap) {
   char raw[4096], safe[4096];
-  va_list ap;
   erase();
-  va_start(ap, fmt);
   vsnprintf(raw, sizeof raw, fmt, ap);
-  va_end(ap);
   cr_escape(safe, sizeof safe, raw);
-  fprintf(stderr, "cccp-rewrite: warning: %s\n", safe);
+  fprintf(stderr, "cccp-rewrite: %s: %s\n", kind, safe);
+}
+
+void cli_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  say("warning", fmt, ap);
+  va_end(ap);
 }
 
 void cli_note(const char *fmt, ...) {
-  char raw[4096], safe[4096];
   va_list ap;
-  erase();
   va_start(ap, fmt);
-  vsnprintf(raw, sizeof raw, fmt, ap);
+  say("note", fmt, ap);
   va_end(ap);
-  cr_escape(safe, sizeof safe, raw);
-  fprintf(stderr, "cccp-rewrite: note: %s\n", safe);
 }
 
 void cli_error_diag(const cr_diag *d) {

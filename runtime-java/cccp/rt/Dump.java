@@ -166,20 +166,13 @@ final class Dump extends Thread {
 
   /* Pre-order walk of the children of 'root', closing tags on the way up. */
   private void tree(CC root) throws IOException {
-    int depth = 2;
+    depth = 2;
     CC n = root.first;
     while (n != null) {
       /* JDK mode: a node made since the methods were listed (a thread
       ** still running) is left out, with what hangs under it */
       if (ids != null && (n.mid >= ids.length || ids[n.mid] == 0)) {
-        while (n.next == null) {
-          n = n.parent;
-          if (n == root) return;
-          depth--;
-          indent(depth);
-          ascii("</node>\n");
-        }
-        n = n.next;
+        if ((n = next(n, root)) == null) return;
         continue;
       }
       indent(depth);
@@ -201,15 +194,23 @@ final class Dump extends Thread {
         continue;
       }
       ascii("\"/>\n");
-      while (n.next == null) {
-        n = n.parent;
-        if (n == root) return;
-        depth--;
-        indent(depth);
-        ascii("</node>\n");
-      }
-      n = n.next;
+      if ((n = next(n, root)) == null) return;
     }
+  }
+
+  private int depth;
+
+  /* The node after 'n' and its subtree, closing the nodes left on the
+  ** way up; null at the end of 'root''s tree. */
+  private CC next(CC n, CC root) throws IOException {
+    while (n.next == null) {
+      n = n.parent;
+      if (n == root) return null;
+      depth--;
+      indent(depth);
+      ascii("</node>\n");
+    }
+    return n.next;
   }
 
   /* ------------------------------------------------------- bytes out */
