@@ -145,10 +145,10 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
 ** After instrumenting an application against the summary 'summary' of an
 ** instrumented JDK (DIR/jdk.summary): the application's options file
 ** ('OUTPUT.args' or 'OUTPUT/cccp.args', as 'cli_runtime_files' names it)
-** is a copy of DIR/cccp.args.
+** is a copy of DIR/cccp.args. -1 (with a warning) when there is none, or
+** it cannot be copied: the caller writes app mode's.
 */
-int cli_jdk_app_args(const char *out, int is_dir, const char *summary,
-                     cr_diag *d);
+int cli_jdk_app_args(const char *out, int is_dir, const char *summary);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

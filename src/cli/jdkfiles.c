@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cccp/hier.h"
 #include "cli.h"
@@ -239,17 +240,25 @@ static void jdk_build(const char *home, char *buf, size_t n) {
   fclose(f);
 }
 
-int cli_jdk_app_args(const char *out, int is_dir, const char *summary,
-                     cr_diag *d) {
+int cli_jdk_app_args(const char *out, int is_dir, const char *summary) {
   char from[PATH_MAX], to[PATH_MAX];
   const char *slash = strrchr(summary, '/');
   snprintf(from, sizeof from, "%.*s/cccp.args",
            slash ? (int)(slash - summary) : 1, slash ? summary : ".");
   if (is_dir) snprintf(to, sizeof to, "%s/cccp.args", out);
   else snprintf(to, sizeof to, "%s.args", out);
-  int rc = cli_copy_file(from, to, d);
-  if (rc) cr_diag_where(d, summary, NULL);
-  return rc;
+  struct stat st;
+  if (stat(from, &st) != 0 || !S_ISREG(st.st_mode)) {
+    cli_warn("%s: no cccp.args beside this summary of JDK classes: the "
+             "options file is app mode's; run with the options of the "
+             "instrumented JDK instead", summary);
+    return -1;
+  }
+  cr_diag d;
+  cr_diag_clear(&d);
+  if (cli_copy_file(from, to, &d) == 0) return 0;
+  cli_error_diag(&d);
+  return -1;
 }
 
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,

@@ -955,11 +955,10 @@ int main(int argc, char **argv) {
     if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP && o.nsummaries &&
-             cr_hier_mid_count(whole.h)) {
+             cr_hier_mid_count(whole.h) &&
+             cli_jdk_app_args(o.output, out_is_dir,
+                              o.summaries[o.nsummaries - 1]) == 0) {
     /* rewritten against an instrumented JDK: run with its options */
-    if ((rc = cli_jdk_app_args(o.output, out_is_dir,
-                               o.summaries[o.nsummaries - 1], &d)))
-      status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP &&
       (rc = cli_runtime_files(o.output, out_is_dir,
                               o.jop ? jopprop
