@@ -628,7 +628,30 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   return commit(x, b, md);
 }
 
-/* N2B: m(args) { return m(args, CC.get()); } into 'm' (stub code). */
+/*
+** 1 if the JVM calls method 'name' 'desc' on its own in the middle of an
+** instruction of an instrumented method: a class loader's
+** loadClass(String), which resolving a class name calls (JVMS 5.3.2).
+*/
+static int vm_upcall(const char *name, const char *desc) {
+  return strcmp(name, "loadClass") == 0 &&
+         strcmp(desc, "(Ljava/lang/String;)Ljava/lang/Class;") == 0;
+}
+
+/* The Methodref an entry from the original signature (N2B, OSI) reads
+** its caller's node with: CC.get, or CC.upcall for a vm_upcall. */
+static int slot_read(xf *x, const char *name, const char *desc, int stat) {
+  if (stat || !vm_upcall(name, desc)) return x->r_get;
+  return cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "upcall", D_GET,
+                                    x->d));
+}
+
+/*
+** N2B: m(args) { return m(args, CC.get()); } into 'm' (stub code); for a
+** method the JVM calls in the middle of an instruction (vm_upcall),
+** CC.upcall() instead: the node of the method the JVM interrupted, which
+** the slot does not hold (ESI calls do not publish their nodes).
+*/
 static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
                const char *tdesc, cr_diag *md) {
   cr_body *b = fresh_body(x, m);
@@ -636,7 +659,7 @@ static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
   int stat = (m->flags & ACC_STATIC) != 0;
   if (!stat) emit(x, b, NULL, CR_OP_ALOAD, 0);
   emit_args(x, b, NULL, desc, !stat);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_get);
+  emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
   emit(x, b, NULL, stat ? CR_OP_INVOKESTATIC : CR_OP_INVOKESPECIAL,
        own_ref(x, name, tdesc));
   emit(x, b, NULL, ret_op(desc), 0);
@@ -1131,10 +1154,10 @@ typedef struct jdk_edit {
 #define C_ARR "[Ljava/lang/reflect/Constructor;"
 static const jdk_edit jdk_edits[] = {
   {"java/lang/Class", "jdk/internal/reflect/Reflection", "filterMethods",
-   "(Ljava/lang/Class;" M_ARR ")" M_ARR, "cccp/rt/Hidden", "filterMethods",
+   "(Ljava/lang/Class;" M_ARR ")" M_ARR, "cccp/rt/Reflect", "filterMethods",
    "(Ljava/lang/Class;" M_ARR ")" M_ARR},
   {"java/lang/Class", "jdk/internal/reflect/Reflection", "filterFields",
-   "(Ljava/lang/Class;" F_ARR ")" F_ARR, "cccp/rt/Hidden", "filterFields",
+   "(Ljava/lang/Class;" F_ARR ")" F_ARR, "cccp/rt/Reflect", "filterFields",
    "(Ljava/lang/Class;" F_ARR ")" F_ARR},
   {"java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
    "(Z)" C_ARR, "cccp/rt/Hidden", "constructors",
@@ -1277,8 +1300,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int dyn = t && (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
             !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
             !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
-            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535 &&
-            !x->jdk;
+            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
   const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   if (app && !native) {
     /* An application method without twins: an instrumented selection
@@ -1394,7 +1416,8 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
     emit(x, b, first, CR_OP_INVOKESTATIC,
          cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
   else if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
-  else emit(x, b, first, CR_OP_INVOKESTATIC, x->r_get);
+  else emit(x, b, first, CR_OP_INVOKESTATIC,
+            slot_read(x, name, desc, (m->flags & ACC_STATIC) != 0));
   emit_own_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   emit(x, b, first, CR_OP_ASTORE, ccl);

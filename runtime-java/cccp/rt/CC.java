@@ -302,6 +302,20 @@ public class CC {
   }
 
   /**
+   * The caller's node for a method the JVM calls on its own while an
+   * instrumented method runs (the N2B wrapper of loadClass(String), which
+   * the JVM calls to resolve a class name): the node of the method whose
+   * instruction made the JVM call it. The slot holds the node last
+   * published by a call site or wrapper, some way above that method on
+   * the stack; JDK mode finds the method's own node by walking the stack
+   * down from there (Slots.upcall). App mode keeps the slot's node.
+   */
+  public static CC upcall() {
+    CC s = Slots.get();
+    return s == null ? null : Slots.upcall(s);
+  }
+
+  /**
    * The current thread's root (made on first use), in its slot too: where
    * a thread's own code begins although the caller passed another thread's
    * node (JDK mode: a virtual thread's task, entered from its carrier).
@@ -694,7 +708,8 @@ public class CC {
       if (hooked || off) return;
       hooked = true;
       try {
-        Runtime.getRuntime().addShutdownHook(new Dump());
+        Dump d = new Dump();
+        if (!Slots.systemHook(d)) Runtime.getRuntime().addShutdownHook(d);
       } catch (IllegalStateException e) {
         /* already shutting down: nothing will be dumped */
       }

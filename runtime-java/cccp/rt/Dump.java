@@ -34,6 +34,17 @@ final class Dump extends Thread {
   @Override
   public void run() {
     CC.busy = true;
+    /* JDK mode runs this in the thread that shuts down, whose slot holds
+    ** a node: cleared, so that the JDK code the dump calls makes none */
+    CC prev = CC.set(null);
+    try {
+      dump();
+    } finally {
+      CC.set(prev);
+    }
+  }
+
+  private void dump() {
     String path = System.getProperty("cccp.out", "cccp-profile.xml");
     /* a cross-profile is about the application: system threads are
      * left out unless asked for */

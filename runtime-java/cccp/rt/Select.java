@@ -338,6 +338,8 @@ final class Select {
    * time has no class file (it was not instrumented).
    */
   static boolean instrumented(Class<?> c) {
+    int j = Slots.jdkClass(c);
+    if (j >= 0) return j > 0;
     return INSTRUMENTED.get(c).booleanValue();
   }
 

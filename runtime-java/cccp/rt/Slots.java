@@ -38,6 +38,21 @@ final class Slots {
   /** JDK mode only (see runtime-java/jdk). */
   static void start() {}
 
+  /** JDK mode only: app mode dumps from an application shutdown hook. */
+  static boolean systemHook(Runnable dump) {
+    return false;
+  }
+
+  /** JDK mode only: app mode keeps the slot's node (CC.upcall). */
+  static CC upcall(CC s) {
+    return s;
+  }
+
+  /** JDK mode only: in app mode a class's file tells (Select). */
+  static int jdkClass(Class<?> c) {
+    return -1;
+  }
+
   /** JDK mode only (virtual threads run JDK code only there). */
   static boolean virtual() {
     return false;

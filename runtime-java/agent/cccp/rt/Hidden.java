@@ -89,7 +89,7 @@ public final class Hidden {
   }
 
   /* 'ms' without the added members ('ms' itself when there are none). */
-  private static Member[] strip(Member[] ms) {
+  static Member[] strip(Member[] ms) {
     int n = 0;
     for (Member m : ms)
       if (added(m)) n++;

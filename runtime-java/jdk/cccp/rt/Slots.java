@@ -107,12 +107,73 @@ final class Slots {
    */
   static void start() {
     Frames.APP = new Twins();
+    /* the runtime's classes that call into the JDK from their static
+    ** initializers: initialized now, while profiling is off, not in the
+    ** context of whatever first needs them */
+    for (String c : new String[] {"Select", "Upcalls", "Hidden", "Dump"}) {
+      try {
+        Class.forName("cccp.rt." + c, true, null);
+      } catch (ClassNotFoundException | LinkageError e) {
+        /* then it initializes when first used */
+      }
+    }
     try {
       vthread = Class.forName("java.lang.VirtualThread", false, null);
     } catch (ClassNotFoundException e) {
       vthread = null;                   // before JDK 19
     }
     live = true;
+  }
+
+  /**
+   * Registers the dump as the JDK's last system shutdown hook (slot 9 of
+   * java.lang.Shutdown's ten; the JDK uses 0 to 2): it runs in the thread
+   * that shuts the VM down, after the application's hooks have ended (their
+   * calls are in the profile), and the JDK runs no hook code the program
+   * would not run (an application hook starts ApplicationShutdownHooks).
+   * False when the slot is taken: then as in app mode.
+   */
+  static boolean systemHook(Runnable dump) {
+    try {
+      jdk.internal.access.SharedSecrets.getJavaLangAccess()
+          .registerShutdownHook(9, false, dump);
+      return true;
+    } catch (InternalError e) {
+      return false;
+    }
+  }
+
+  /** See CC.upcall: the walk runs with the slot cleared (its JDK calls
+   *  make no nodes), not in virtual threads (it may load classes). */
+  static CC upcall(CC s) {
+    if (virtual()) return s;
+    Thread t = Thread.currentThread();
+    t.cccp$cc = null;
+    try {
+      return Upcalls.caller(s);
+    } catch (Throwable e) {
+      return s;
+    } finally {
+      t.cccp$cc = s;
+    }
+  }
+
+  /**
+   * Whether class 'c' of a module is instrumented: 1 when its module is
+   * one of the patched modules (java.base, and those java.base exports
+   * cccp.rt to, which the options file lists) and it is not
+   * java.lang.Object (kept as it is), 0 for the classes of other modules,
+   * -1 for classes outside modules (the class file tells). Reads nothing
+   * and initializes nothing: the class's file would be read through
+   * the class loaders, whose work initializes JDK classes the program
+   * would initialize later, in its own context.
+   */
+  static int jdkClass(Class<?> c) {
+    Module m = c.getModule();
+    if (!m.isNamed()) return -1;
+    if (c == Object.class) return 0;
+    Module rt = Slots.class.getModule();
+    return m == rt || rt.isExported("cccp.rt", m) ? 1 : 0;
   }
 
   /** The class of virtual threads, or null. */
