@@ -37,6 +37,36 @@ check "build the JNI library" cc -shared -fPIC -O -I"$JDK17/include" \
 (cd "$T/cls" && "$JDK17/bin/jar" cf "$T/prog.jar" prog jni)
 (cd "$T/tcls" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
 
+# jar_like ORIG LIKE OUT: ORIG's entries, stored, ordered and dated as
+# LIKE (a rewritten jar) stores them
+jar_like() {
+  python3 - "$@" <<'EOF'
+import sys, zipfile
+orig, like, out = sys.argv[1:4]
+with zipfile.ZipFile(orig) as zi, zipfile.ZipFile(like) as zl, \
+     zipfile.ZipFile(out, 'w') as zo:
+    names = set(zi.namelist())
+    for i in zl.infolist():
+        if i.filename in names:
+            zo.writestr(i, zi.read(i.filename), compress_type=i.compress_type)
+EOF
+}
+mkdir -p "$T/e" && echo x >"$T/e/x.txt" && (cd "$T/e" && "$JDK17/bin/jar" cf "$T/empty.jar" x.txt)
+
+# Overlap floor with the JDK's internals visible; the oracle's blind
+# spots (intrinsics that post no method entry event) hidden on both sides
+OVERLAP=95
+BLIND=()
+for m in java/lang/Math.{sin,cos,tan,abs,sqrt,log,log10,pow,exp,fma} \
+         java/lang/StrictMath.sqrt java/lang/ref/Reference.get \
+         java/util/zip/CRC32.{update,updateBytes,updateByteBuffer} \
+         java/util/zip/CRC32C.{updateBytes,updateDirectByteBuffer} \
+         java/lang/Float.{intBitsToFloat,floatToRawIntBits} \
+         java/lang/Double.{longBitsToDouble,doubleToRawLongBits} \
+         java/lang/Thread.currentThread; do
+  BLIND+=(--hide "$m")
+done
+
 # folded stacks of profile $1 with descriptors left out
 frames() { "$REPORT" folded "$1" | sed 's/([^;]*//g'; }
 
@@ -80,6 +110,38 @@ for J in "${JDKS[@]}"; do
     if grep -q '^ok:' "$T/res"; then pass "$p: application-visible CCT as expected (JDK $v)"
     else fail "$p: CCT vs expectations (JDK $v)"; head -10 "$T/res" | sed 's/^/       /'; fi
   done
+
+  # The JVMTI oracle with the JDK's internals visible: each program runs
+  # plain under the oracle with the same boot (every patched module
+  # patched, with the runtime jar for java.base and an empty jar for the
+  # others: opening jars at boot initialises the JDK's zip classes), its
+  # jar holding the original classes stored as the rewritten jar stores
+  # them, at a path of the same length (reading a jar's entries and its
+  # path are calls too). Its CCT and the instrumented run's must overlap
+  # by OVERLAP % with every JDK frame counted; README "Status" lists and
+  # explains what differs.
+  args=$A; oracle_for "$J"; ORACLE_LIB=$A; A=$args
+  mkdir -p "$T/ori$v"
+  jar_like "$T/prog.jar" "$P" "$T/ori$v/prog.jar"
+  sed -e "s#^java\.base=.*#java.base=$D/cccp-rt-jdk.jar#" \
+      -e "/^java\.base=/!s#^\([a-z0-9.]*\)=/.*#\1=$T/empty.jar#" "$A" >"$T/oracle$v.args"
+  for e in "$PROGS"/*.expect; do
+    p=$(basename "$e" .expect)
+    "$J/bin/java" @"$T/oracle$v.args" -agentpath:"$ORACLE_LIB=out=$T/$p-$v-or.xml" \
+      -cp "$T/ori$v/prog.jar" "prog.$p" >/dev/null 2>&1
+    "$REPORT" compare --collapse-generated "${BLIND[@]}" --min-overlap "$OVERLAP" \
+      "$T/$p-$v-or.xml" "$T/$p-$v.xml" >"$T/res" 2>&1
+    if [ $? = 0 ]; then pass "$p: CCT with the JDK's internals vs the oracle: $(head -1 "$T/res") (JDK $v)"
+    else fail "$p: CCT with the JDK's internals vs the oracle (JDK $v)"; head -8 "$T/res" | cut -c1-240 | sed 's/^/       /'; fi
+  done
+  "$REPORT" compare --contexts "$T/Statics-$v.xml" >"$T/ctx"
+  "$REPORT" compare --contexts "$T/Statics-$v-or.xml" >"$T/ctx-or"
+  n=$(grep -c '^[0-9]* java/lang/ClassLoader\.loadClass([^>]*$' "$T/ctx")
+  check "JDK $v: class names resolved by ESI code load under the method, not at a root ($n root contexts)" \
+    test "$n" = "$(grep -c '^[0-9]* java/lang/ClassLoader\.loadClass([^>]*$' "$T/ctx-or")"
+  check "JDK $v: a JDK call of Object.hashCode/equals reaches the receiver's method directly" \
+    bash -c "grep -q 'java/util/HashMap\.hash(Ljava/lang/Object;)I > java/lang/String\.hashCode()I' '$T/ctx' &&
+             ! grep -Eq 'java/lang/Object\.(hashCode|equals)\([^ ]* > ' '$T/ctx'"
 
   # every boot class the run loads verified
   expect_exit 0 "JDK $v: boot classes verify (BytecodeVerificationLocal)" \
