@@ -35,6 +35,7 @@ typedef struct cli_opts {
   cli_mode mode;
   const char *output;   /* -o */
   const char *jdk;      /* --jdk */
+  const cr_input *corelib;  /* an input that is a class library, or NULL */
   int jobs;             /* -j, >= 1 */
   int verbose;          /* -v count; -1 for -q */
   int lenient;          /* --lenient: copy unparsable classes through */
@@ -149,6 +150,24 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
 ** it cannot be copied: the caller writes app mode's.
 */
 int cli_jdk_app_args(const char *out, int is_dir, const char *summary);
+/*
+** A class library among the inputs 'ins' (an rt.jar, or a jar of
+** java.base's classes: the input that holds java/lang/Object): '*lib', with
+** the build its classes are from in 'build' ("unknown" when they do not
+** say). It is instrumented as an instrumented JDK's java.base. An error
+** when it is not alone, or from before Java 11.
+*/
+int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
+                     size_t bn, cr_diag *d);
+/*
+** After instrumenting a class library into 'out' (a jar, or a folder):
+** in out's folder, what 'cli_jdk_files' writes for a JDK, with the
+** options file patching java.base with the plan's jars; OUT.args too for
+** a jar.
+*/
+int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
+                      const struct cr_hier *h, const char *build,
+                      cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

@@ -261,11 +261,14 @@ int cli_jdk_app_args(const char *out, int is_dir, const char *summary) {
   return -1;
 }
 
-int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
-                  const cr_hier *h, cr_input *image, cr_diag *d) {
-  char real[PATH_MAX], rt[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
-  if (!realpath(dir, real))
-    return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
+/*
+** Into folder 'real' (a real path): the JDK mode's runtime
+** (cccp-rt-jdk.jar, found beside cccp-rt.jar) and the method table
+** jdk.methods of 'h', for JDK build 'build'.
+*/
+static int rt_and_methods(const char *real, const cr_hier *h,
+                          const char *build, cr_diag *d) {
+  char rt[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
   if (strchr(real, ':'))
     return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's --patch-module "
                        "cannot name a path with ':' in it", real);
@@ -280,9 +283,27 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
   int rc = cli_copy_file(src, path, d);
   if (rc) return rc;
   snprintf(path, sizeof path, "%s/jdk.methods", real);
+  return write_methods(path, h, build, d);
+}
+
+/* The options file's last line: where the method table is. */
+static void methods_option(FILE *f, const char *real) {
+  char path[PATH_MAX * 2];
+  fprintf(f, "\n-Dcccp.jdk.methods=");
+  snprintf(path, sizeof path, "%s/jdk.methods", real);
+  cli_put_token(f, path);
+  fputc('\n', f);
+}
+
+int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
+                  const cr_hier *h, cr_input *image, cr_diag *d) {
+  char real[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
+  if (!realpath(dir, real))
+    return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
   char build[128];
   jdk_build(jdk_home, build, sizeof build);
-  if ((rc = write_methods(path, h, build, d))) return rc;
+  int rc = rt_and_methods(real, h, build, d);
+  if (rc) return rc;
 
   jmods ms;
   memset(&ms, 0, sizeof ms);
@@ -321,10 +342,7 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
     const jmod *jm = m ? find_mod(&ms, m) : NULL;
     if (jm && jm->in && strcmp(m, "java.base") != 0) fprintf(f, ",%s", m);
   }
-  fprintf(f, "\n-Dcccp.jdk.methods=");
-  snprintf(path, sizeof path, "%s/jdk.methods", real);
-  cli_put_token(f, path);
-  fputc('\n', f);
+  methods_option(f, real);
   free_jmods(&ms);
   snprintf(path, sizeof path, "%s/cccp.args", real);
   if (ferror(f)) {
@@ -332,4 +350,126 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
   }
   return cli_atomic_commit(&af, d);
+}
+
+/* ------------------------------------------------- a class library input */
+
+/* Index of entry 'name' of 'in', or (size_t)-1. */
+static size_t find_entry(const cr_input *in, const char *name) {
+  for (size_t i = 0, n = cr_input_count(in); i < n; i++) {
+    cr_entry_info info;
+    cr_input_info(in, i, &info);
+    if (!info.module && strcmp(info.name, name) == 0) return i;
+  }
+  return (size_t)-1;
+}
+
+/* Entry 'name' of 'in' parsed into arena 'a' (NULL when absent or
+** unreadable; 'd' says why when it is there). */
+static cr_class *read_class(cr_input *in, const char *name, cr_arena *a,
+                            uint8_t **bytes, cr_diag *d) {
+  size_t i = find_entry(in, name), len;
+  *bytes = NULL;
+  cr_class *c = NULL;
+  if (i == (size_t)-1 || cr_input_read(in, i, bytes, &len, d)) return NULL;
+  if (cr_cf_parse(&c, a, *bytes, len, d)) return NULL;
+  return c;
+}
+
+/*
+** The build a java.base's classes are from: the constant value of
+** java.lang.VersionProps.java_runtime_version (the string the JDK's build
+** puts there), into 'buf'; "unknown" when there is none.
+*/
+static void corelib_build(cr_input *in, char *buf, size_t n) {
+  snprintf(buf, n, "unknown");
+  cr_arena *a = cr_arena_new();
+  if (!a) return;
+  uint8_t *bytes;
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_class *c = read_class(in, "java/lang/VersionProps.class", a, &bytes, &d);
+  for (uint32_t k = 0; c && k < c->nfields; k++) {
+    const cr_member *f = &c->fields[k];
+    if (strcmp(cr_member_name(c, f), "java_runtime_version") != 0) continue;
+    const cr_attr *cv = cr_attrs_find(&f->attrs, CR_ATTR_CONSTANTVALUE);
+    const cr_cpentry *e = cv ? cr_cp_get(c->cp, cv->u.index) : NULL;
+    const char *v = e && e->tag == CR_CP_STRING ? cr_cp_str(c->cp, e->a)
+                                                 : NULL;
+    if (v && *v && strlen(v) < n && !strpbrk(v, " \t\r\n")) snprintf(buf, n, "%s", v);
+    break;
+  }
+  cr_free(bytes);
+  cr_arena_free(a);
+}
+
+int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
+                     size_t bn, cr_diag *d) {
+  *lib = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (find_entry(ins[i], "java/lang/Object.class") == (size_t)-1) continue;
+    if (n > 1)
+      return cr_diag_set(d, CR_EUSAGE, -1, "%s holds a class library "
+                         "(java/lang/Object): instrument it alone, and "
+                         "applications against its summary",
+                         cr_input_path(ins[i]));
+    cr_arena *a = cr_arena_new();
+    if (!a) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    uint8_t *bytes;
+    cr_class *c = read_class(ins[i], "java/lang/Object.class", a, &bytes, d);
+    int major = c ? c->major : 0;
+    cr_free(bytes);
+    cr_arena_free(a);
+    if (!c) {
+      cr_diag_where(d, cr_input_path(ins[i]), "java/lang/Object.class");
+      return d->code;
+    }
+    if (major < 55)
+      return cr_diag_set(d, CR_EUNSUPPORTED, -1, "%s holds the class "
+                         "library of Java %d (java/lang/Object is of class "
+                         "version %d): an instrumented class library needs "
+                         "Java 11 or later (the runtime patched into it "
+                         "walks stacks and modules)", cr_input_path(ins[i]),
+                         major - 44, major);
+    *lib = ins[i];
+    corelib_build(ins[i], build, bn);
+  }
+  return 0;
+}
+
+int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
+                      const cr_hier *h, const char *build, cr_diag *d) {
+  char dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX], path[PATH_MAX * 2];
+  const char *slash = strrchr(out, '/');
+  if (is_dir) snprintf(dir, sizeof dir, "%s", out);
+  else snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) + 1 : 1,
+                slash ? out : ".");
+  if (!realpath(dir, real))
+    return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
+  int rc = rt_and_methods(real, h, build, d);
+  if (rc) return rc;
+  snprintf(path, sizeof path, "%s/cccp.args", real);
+  cli_afile af;
+  if ((rc = cli_atomic_open(&af, path, d))) return rc;
+  FILE *f = af.f;
+  char v[PATH_MAX * 4];
+  size_t k = (size_t)snprintf(v, sizeof v, "java.base=");
+  for (size_t u = 0; u < p->nunits && k < sizeof v; u++) {
+    if (!realpath(p->units[u].path, jar))
+      snprintf(jar, sizeof jar, "%s", p->units[u].path);
+    k += (size_t)snprintf(v + k, sizeof v - k, "%s:", jar);
+  }
+  if (k < sizeof v) snprintf(v + k, sizeof v - k, "%s/cccp-rt-jdk.jar", real);
+  fprintf(f, "--patch-module\n");
+  cli_put_token(f, v);
+  fprintf(f, "\n--add-exports\njava.base/cccp.rt=ALL-UNNAMED");
+  methods_option(f, real);
+  if (ferror(f)) {
+    cli_atomic_abort(&af);
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
+  }
+  if ((rc = cli_atomic_commit(&af, d)) || is_dir) return rc;
+  char to[PATH_MAX];
+  snprintf(to, sizeof to, "%s.args", out);
+  return cli_copy_file(path, to, d);
 }

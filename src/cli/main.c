@@ -794,6 +794,32 @@ int main(int argc, char **argv) {
     }
   cr_input **ins = inset.v, **cp = cpset.v;
   int ninputs = (int)inset.n;
+  /* a class library given as an input (an rt.jar, a jar of java.base's
+  ** classes) is instrumented as an instrumented JDK's java.base */
+  char corelib_build[128], corelib_summary[PATH_MAX];
+  cr_input *corelib = NULL;
+  if (o.mode == MODE_CCCP && !o.jdk) {
+    if (cli_corelib_find(ins, inset.n, &corelib, corelib_build,
+                         sizeof corelib_build, &d)) {
+      cli_error_diag(&d);
+      LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT
+            : d.code == CR_EUSAGE ? EXIT_USAGE : EXIT_INPUT);
+    }
+    if (corelib && (o.jop || o.count_bytecodes || o.count_allocs))
+      usage_error("%s: a class library with block counters (--jop, "
+                  "--count-bytecodes, --count-allocations) is not supported",
+                  cr_input_path(corelib));
+    if (corelib && !o.emit_summary) {
+      const char *sl = strrchr(o.output, '/');
+      if (out_is_dir) snprintf(corelib_summary, sizeof corelib_summary,
+                               "%s/jdk.summary", o.output);
+      else snprintf(corelib_summary, sizeof corelib_summary,
+                    "%.*sjdk.summary", sl ? (int)(sl - o.output) + 1 : 0,
+                    o.output);
+      o.emit_summary = corelib_summary;
+    }
+    o.corelib = corelib;
+  }
   if (nlib_mf && o.verbose >= 0)
     fprintf(stderr, "cccp-rewrite: note: the %zu jar%s that the inputs' "
             "manifests name %s libraries, used uninstrumented where %s "
@@ -953,6 +979,10 @@ int main(int argc, char **argv) {
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP && o.jdk && out_is_dir) {
     if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &d)))
+      status = EXIT_OUTPUT;
+  } else if (rc == 0 && o.mode == MODE_CCCP && corelib) {
+    if ((rc = cli_corelib_files(o.output, out_is_dir, &pl.p, whole.h,
+                                corelib_build, &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP && o.nsummaries &&
              cr_hier_mid_count(whole.h) &&

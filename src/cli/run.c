@@ -251,7 +251,9 @@ static void work(run *r, size_t t, slot *s) {
   s->is_class = !info.is_dir && ends_with(info.name, ".class");
   if (s->is_class) {
     work_ctx w = {r, cr_input_path(task->in), info.name, task->input};
-    s->rc = transform(r, &w, data, len, info.module, &out, &outlen,
+    const char *module = info.module;
+    if (!module && task->in == r->o->corelib) module = "java.base";
+    s->rc = transform(r, &w, data, len, module, &out, &outlen,
                       &s->jdk_pkg, &s->d);
     if (s->rc) cr_diag_where(&s->d, cr_input_path(task->in), info.name);
     if (s->rc && r->o->lenient &&

@@ -16,6 +16,7 @@
 
 typedef struct addctx {
   cr_hier *h;
+  const cr_input *corelib;  /* its classes are java.base's (cli_opts) */
   cr_input **all;       /* inputs, then class-path entries */
   size_t nall, ninstr;
   size_t base;          /* order index of all[0] */
@@ -59,7 +60,8 @@ static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
   cr_entry_info info;
   cr_input_info(in, idx, &info);
   unsigned kind = (k < x->ninstr ? CR_HIER_INSTRUMENTED : 0) |
-                  (cli_jdk_module(info.module) ? CR_HIER_JDK_MODULE : 0);
+                  (cli_jdk_module(info.module) || x->all[k] == x->corelib
+                       ? CR_HIER_JDK_MODULE : 0);
   /* An instrumented JDK keeps java.lang.Object as it is: HotSpot takes a
   ** non-empty Object.finalize for a finalizer of every class, and
   ** Object.<init> runs at every allocation. A library class: its
@@ -117,7 +119,7 @@ static int add_default_jdk(const cli_opts *o, cr_hier *h, size_t order,
   cr_input *in;
   int rc = cr_input_open(&in, img, d);
   if (rc) return rc;
-  addctx x = {h, &in, 1, 0, order};
+  addctx x = {h, NULL, &in, 1, 0, order};
   rc = cli_scan(&in, 1, o->jobs, headers_only(o), add_one, &x, d);
   cr_input_close(in);
   return rc;
@@ -225,7 +227,7 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   }
   memcpy(all, ins, nins * sizeof *all);
   if (ncp) memcpy(all + nins, cp, ncp * sizeof *all);
-  addctx x = {w->h, all, nall, nins, 0};
+  addctx x = {w->h, o->corelib, all, nall, nins, 0};
   rc = cli_scan(all, nall, o->jobs, headers_only(o), add_one, &x, d);
   cr_free(all);
   if (rc) goto fail;

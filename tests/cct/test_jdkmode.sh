@@ -222,4 +222,43 @@ for J in "${JDKS[@]}"; do
       grep -q '<tree thread="worker-#">' "$T/vt.xml"
   fi
 done
+
+# A class library as an input (cccp-rewrite rt.jar -o INST_rt.jar): a jar
+# of java.base's classes from the JDK 17 image is instrumented as that
+# JDK's java.base, with the files --jdk writes beside the jar.
+echo "-- a class library as an input (JDK 17)"
+"$JDK17/bin/jimage" extract --dir "$T/img" --include 'regex:/java\.base/.*' \
+  "$JDK17/lib/modules"
+(cd "$T/img/java.base" && "$JDK17/bin/jar" cf "$T/rt.jar" $(ls | grep -v '^module-info\.class$'))
+mkdir -p "$T/rt" "$T/rtapp"
+expect_exit 0 "rewrite rt.jar -o INST_rt.jar" "$REWRITE" -q "$T/rt.jar" -o "$T/rt/INST_rt.jar"
+for f in INST_rt.jar.args cccp.args jdk.methods jdk.summary cccp-rt-jdk.jar; do
+  check "rt.jar: $f written beside INST_rt.jar" test -s "$T/rt/$f"
+done
+build=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$JDK17/release")
+check "rt.jar: the method table names the build its classes are from ($build)" \
+  test "$(head -1 "$T/rt/jdk.methods" | cut -d' ' -f4)" = "$build"
+check "rt.jar: the options patch java.base with it and the runtime" \
+  grep -qx "java.base=$T/rt/INST_rt.jar:$T/rt/cccp-rt-jdk.jar" "$T/rt/INST_rt.jar.args"
+expect_exit 0 "rt.jar: programs rewritten against its summary" \
+  "$REWRITE" -q --summary "$T/rt/jdk.summary" "$T/prog.jar" -o "$T/rtapp/"
+got=$("$JDK17/bin/java" @"$T/rtapp/cccp.args" -Dcccp.out="$T/rt.xml" \
+      -cp "$T/rtapp/prog.jar" prog.Callback 2>&1 | tr '\n' ' ')
+expect_match "^$(sed -n 's/^# stdout: //p' "$PROGS/Callback.expect") ?$" \
+  "rt.jar: the program prints what it prints without it" "$got"
+frames "$T/rt.xml" >"$T/f"
+check "rt.jar: java.base's methods are nodes under main (Collections.sort > ... > the comparator)" \
+  grep -Eq '^\[main\];prog/Callback\.main;java/util/Collections\.sort;.*;prog/Callback\$ByLen\.compare' "$T/f"
+# a JDK 8 class library (class version 52): refused, with the reason
+python3 - "$T/img/java.base/java/lang/Object.class" "$T/o8/java/lang/Object.class" <<'EOF'
+import sys, os
+b = bytearray(open(sys.argv[1], 'rb').read()); b[6:8] = (52).to_bytes(2, 'big')
+os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True); open(sys.argv[2], 'wb').write(b)
+EOF
+(cd "$T/o8" && "$JDK17/bin/jar" cf "$T/rt8.jar" java)
+expect_exit 1 "a JDK 8 rt.jar is refused" "$REWRITE" -q "$T/rt8.jar" -o "$T/rt/INST_rt8.jar"
+expect_match "class library of Java 8 .*needs Java 11 or later" "... saying why" "$err"
+expect_exit 2 "a class library with an application in one run is refused" \
+  "$REWRITE" -q "$T/rt.jar" "$T/prog.jar" -o "$T/rt/both/"
+expect_match "instrument it alone" "... saying what to do" "$err"
 finish
