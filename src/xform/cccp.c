@@ -1160,7 +1160,7 @@ static const jdk_edit jdk_edits[] = {
    "(Ljava/lang/Class;" F_ARR ")" F_ARR, "cccp/rt/Reflect", "filterFields",
    "(Ljava/lang/Class;" F_ARR ")" F_ARR},
   {"java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
-   "(Z)" C_ARR, "cccp/rt/Hidden", "constructors",
+   "(Z)" C_ARR, "cccp/rt/Reflect", "constructors",
    "(Ljava/lang/Class;Z)" C_ARR},
   {"java/io/ObjectStreamClass", "java/io/ObjectStreamClass",
    "hasStaticInitializer", "(Ljava/lang/Class;)Z", "cccp/rt/Hidden",
@@ -1788,15 +1788,16 @@ static int insert_call(xf *x, const char *name, const char *desc,
 ** booted, when profiling can start (CC.start as System.initPhase3 returns:
 ** JDK 9 and later; the VM calls it by name, so it is the original-signature
 ** method, whatever its kind); and when a thread ends, so that its tree
-** joins those of its name pattern (CC.ended as Thread.exit starts, which
-** the VM calls when a platform thread ends, and as a virtual thread's
+** joins those of its name pattern (CC.ended as Thread.exit returns, which
+** the VM calls when a platform thread ends: its own calls are in the
+** thread's tree; and as a virtual thread's
 ** VirtualThread.run returns).
 */
 static void jdk_hooks(xf *x) {
   if (strcmp(x->name, "java/lang/Thread") == 0) {
     add_cc_field(x, "cccp$cc");
     add_cc_field(x, "cccp$root");
-    if (!insert_call(x, "exit", "()V", 1, "ended"))
+    if (!insert_call(x, "exit", "()V", 0, "ended"))
       warn(x, "class %s: no exit()V: the trees of ended threads are not "
            "merged", x->name);
   } else if (strcmp(x->name, "java/lang/System") == 0) {

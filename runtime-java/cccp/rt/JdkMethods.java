@@ -5,10 +5,10 @@
  */
 package cccp.rt;
 
+import java.io.ByteArrayOutputStream;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 
 /**
  * The file, as cccp-rewrite writes it (UTF-8 text, one record a line):
@@ -37,7 +37,7 @@ final class JdkMethods {
   }
 
   static JdkMethods read(String path) throws IOException {
-    byte[] b = Files.readAllBytes(Paths.get(path));
+    byte[] b = readAll(path);
     int eol = next(b, 0);
     String[] h = new String(b, 0, eol, StandardCharsets.UTF_8).split(" ");
     if (h.length != 4 || !"cccp-jdk-methods".equals(h[0])
@@ -60,6 +60,20 @@ final class JdkMethods {
     if (id != t.count)
       throw new IOException(id + " methods, the header says " + t.count);
     return t;
+  }
+
+  /*
+   * The bytes of file 'path', through java.io: NIO's channels would
+   * register the thread's temporary buffers to be freed when it ends,
+   * which the program's main thread then does in its own Thread.exit.
+   */
+  private static byte[] readAll(String path) throws IOException {
+    try (FileInputStream in = new FileInputStream(path)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) > 0;) out.write(buf, 0, n);
+      return out.toByteArray();
+    }
   }
 
   /* The offset of the end of the line at 'p'. */

@@ -71,8 +71,13 @@ public final class Hidden {
   /** In place of c.getDeclaredConstructors0(publicOnly). */
   public static Constructor<?>[] constructors(Class<?> c, boolean publicOnly)
       throws Throwable {
-    return (Constructor<?>[]) strip(
-        (Constructor<?>[]) CTORS.invokeExact(c, publicOnly));
+    return (Constructor<?>[]) strip(declaredConstructors(c, publicOnly));
+  }
+
+  /* c.getDeclaredConstructors0(publicOnly), a private native of Class. */
+  static Constructor<?>[] declaredConstructors(Class<?> c, boolean publicOnly)
+      throws Throwable {
+    return (Constructor<?>[]) CTORS.invokeExact(c, publicOnly);
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 package cccp.rt;
 
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import jdk.internal.reflect.Reflection;
@@ -24,6 +25,18 @@ public final class Reflect {
     CC prev = CC.set(null);
     try {
       return (Method[]) Hidden.strip(r);
+    } finally {
+      CC.set(prev);
+    }
+  }
+
+  /** In place of c.getDeclaredConstructors0(publicOnly). */
+  public static Constructor<?>[] constructors(Class<?> c, boolean publicOnly)
+      throws Throwable {
+    Constructor<?>[] r = Hidden.declaredConstructors(c, publicOnly);
+    CC prev = CC.set(null);
+    try {
+      return (Constructor<?>[]) Hidden.strip(r);
     } finally {
       CC.set(prev);
     }
