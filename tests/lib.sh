@@ -56,6 +56,24 @@ use_jdks() {
   else echo "  skip JDK 25: none at $JDK25"; fi
 }
 
+# oracle_blind: BLIND, the cccp-report compare options that hide, on both
+# sides, the methods the JVMTI oracle cannot see: those with an
+# interpreter intrinsic entry post no MethodEntry event (Thread.currentThread
+# from JDK 19 on).
+oracle_blind() {
+  local m
+  BLIND=()
+  for m in java/lang/Math.{sin,cos,tan,abs,sqrt,log,log10,pow,exp,fma} \
+           java/lang/StrictMath.sqrt java/lang/ref/Reference.get \
+           java/util/zip/CRC32.{update,updateBytes,updateByteBuffer} \
+           java/util/zip/CRC32C.{updateBytes,updateDirectByteBuffer} \
+           java/lang/Float.{intBitsToFloat,floatToRawIntBits} \
+           java/lang/Double.{longBitsToDouble,doubleToRawLongBits} \
+           java/lang/Thread.currentThread; do
+    BLIND+=(--hide "$m")
+  done
+}
+
 # jdk_version HOME: the JDK's feature version (17, 25).
 jdk_version() {
   "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1

@@ -43,16 +43,7 @@ check "build the oracle agent" bash "$ROOT/tests/oracle/build.sh" \
 # Methods with an interpreter intrinsic entry post no JVMTI MethodEntry,
 # so the oracle cannot see them (Thread.currentThread from JDK 19 on):
 # hidden on both sides.
-BLIND=()
-for m in java/lang/Math.{sin,cos,tan,abs,sqrt,log,log10,pow,exp,fma} \
-         java/lang/StrictMath.sqrt java/lang/ref/Reference.get \
-         java/util/zip/CRC32.{update,updateBytes,updateByteBuffer} \
-         java/util/zip/CRC32C.{updateBytes,updateDirectByteBuffer} \
-         java/lang/Float.{intBitsToFloat,floatToRawIntBits} \
-         java/lang/Double.{longBitsToDouble,doubleToRawLongBits} \
-         java/lang/Thread.currentThread; do
-  BLIND+=(--hide "$m")
-done
+oracle_blind
 
 JDKS=("$JDK17")
 if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")

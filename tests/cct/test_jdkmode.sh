@@ -56,16 +56,7 @@ mkdir -p "$T/e" && echo x >"$T/e/x.txt" && (cd "$T/e" && "$JDK17/bin/jar" cf "$T
 # Overlap floor with the JDK's internals visible; the oracle's blind
 # spots (intrinsics that post no method entry event) hidden on both sides
 OVERLAP=95
-BLIND=()
-for m in java/lang/Math.{sin,cos,tan,abs,sqrt,log,log10,pow,exp,fma} \
-         java/lang/StrictMath.sqrt java/lang/ref/Reference.get \
-         java/util/zip/CRC32.{update,updateBytes,updateByteBuffer} \
-         java/util/zip/CRC32C.{updateBytes,updateDirectByteBuffer} \
-         java/lang/Float.{intBitsToFloat,floatToRawIntBits} \
-         java/lang/Double.{longBitsToDouble,doubleToRawLongBits} \
-         java/lang/Thread.currentThread; do
-  BLIND+=(--hide "$m")
-done
+oracle_blind
 
 # folded stacks of profile $1 with descriptors left out
 frames() { "$REPORT" folded "$1" | sed 's/([^;]*//g'; }

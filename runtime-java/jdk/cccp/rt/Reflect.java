@@ -6,6 +6,7 @@ package cccp.rt;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import jdk.internal.reflect.Reflection;
 
@@ -21,33 +22,25 @@ public final class Reflect {
 
   /** In place of Reflection.filterMethods. */
   public static Method[] filterMethods(Class<?> c, Method[] ms) {
-    Method[] r = Reflection.filterMethods(c, ms);
-    CC prev = CC.set(null);
-    try {
-      return (Method[]) Hidden.strip(r);
-    } finally {
-      CC.set(prev);
-    }
+    return (Method[]) strip(Reflection.filterMethods(c, ms));
   }
 
   /** In place of c.getDeclaredConstructors0(publicOnly). */
   public static Constructor<?>[] constructors(Class<?> c, boolean publicOnly)
       throws Throwable {
-    Constructor<?>[] r = Hidden.declaredConstructors(c, publicOnly);
-    CC prev = CC.set(null);
-    try {
-      return (Constructor<?>[]) Hidden.strip(r);
-    } finally {
-      CC.set(prev);
-    }
+    return (Constructor<?>[]) strip(Hidden.declaredConstructors(c, publicOnly));
   }
 
   /** In place of Reflection.filterFields. */
   public static Field[] filterFields(Class<?> c, Field[] fs) {
-    Field[] r = Reflection.filterFields(c, fs);
+    return (Field[]) strip(Reflection.filterFields(c, fs));
+  }
+
+  /* Hidden.strip, with the slot cleared. */
+  private static Member[] strip(Member[] ms) {
     CC prev = CC.set(null);
     try {
-      return (Field[]) Hidden.strip(r);
+      return Hidden.strip(ms);
     } finally {
       CC.set(prev);
     }
