@@ -211,6 +211,15 @@ for J in "${JDKS[@]}"; do
     done
     check "JDK $v: ended platform threads are one tree, worker-#" \
       grep -q '<tree thread="worker-#">' "$T/vt.xml"
+    # bounded memory: 100,000 virtual threads (64 at a time) in a 64 MB
+    # heap, which one tree per thread would not fit
+    want=$("$J/bin/java" -Xmx64m -cp "$T/vt$v/many.jar" vt.Many v 100000)
+    got=$("$J/bin/java" -Xmx64m @"$T/vt$v/jdk/cccp.args" -Dcccp.out="$T/vt.xml" \
+          -cp "$T/vt$v/jdk/many.jar" vt.Many v 100000 2>&1)
+    n=$(grep -c '<tree' "$T/vt.xml")
+    if [ "$got" = "$want" ] && [ "$n" -le 8 ]; then
+      pass "JDK $v: 100000 virtual threads profile in a 64 MB heap: same output, $n trees"
+    else fail "JDK $v: 100000 virtual threads in 64 MB: '$(echo "$got" | head -2)' (want '$want'), $n trees"; fi
   fi
 done
 

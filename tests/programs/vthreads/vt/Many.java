@@ -13,7 +13,7 @@ public final class Many {
   public static void main(String[] args) throws Exception {
     int n = Integer.parseInt(args[1]);
     AtomicLong sum = new AtomicLong();
-    Thread[] ts = new Thread[n];
+    Thread[] ts = new Thread[64];   // one batch: memory does not grow with n
     for (int i = 0; i < n; i++) {
       final int k = i;
       Runnable r = () -> {
@@ -21,12 +21,13 @@ public final class Many {
         Thread.yield();
         sum.addAndGet(work(k));
       };
-      ts[i] = "v".equals(args[0]) ? Thread.ofVirtual().unstarted(r)
-                                  : new Thread(r, "worker-" + i);
-      ts[i].start();
-      if (i % 64 == 63) for (int j = i - 63; j <= i; j++) ts[j].join();
+      Thread t = "v".equals(args[0]) ? Thread.ofVirtual().unstarted(r)
+                                     : new Thread(r, "worker-" + i);
+      ts[i % 64] = t;
+      t.start();
+      if (i % 64 == 63) for (Thread b : ts) b.join();
     }
-    for (Thread t : ts) t.join();
+    for (Thread b : ts) if (b != null) b.join();
     System.out.println("sum " + sum.get());
   }
 }
