@@ -561,6 +561,12 @@ public class CC {
     ** checks of the JDK's own twins, which run everywhere (in a virtual
     ** thread scheduler's carrier threads too), ask for them.
     */
+    /** JDK mode: the fixed id of a method of the JDK, or 0. */
+    static int jdkId(String c, String m, String d) {
+      JdkMethods t = jdk;
+      return t == null ? 0 : t.id(c, m, d);
+    }
+
     static String cls(int id) {
       return id > base ? clsReg(id) : jdk != null && id > 0 ? jdk.cls(id) : null;
     }

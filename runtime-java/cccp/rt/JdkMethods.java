@@ -108,4 +108,27 @@ final class JdkMethods {
   int flags(int id) {
     return Integer.parseInt(field(method[id], 2));
   }
+
+  /** The id of method 'cls.name desc' (ASCII names), or 0. */
+  int id(String cls, String name, String desc) {
+    for (int id = 1; id <= count; id++) {
+      if ((id == 1 || owner[id] != owner[id - 1]) && !is(owner[id], cls)) {
+        int o = owner[id];
+        while (id < count && owner[id + 1] == o) id++;    // the next class
+        continue;
+      }
+      int p = method[id];
+      if (is(p, name) && is(p + name.length() + 1, desc)) return id;
+    }
+    return 0;
+  }
+
+  /* Whether the field at 'p' is 's' (ASCII), without making a String. */
+  private boolean is(int p, String s) {
+    int n = s.length();
+    if (p + n > b.length) return false;
+    for (int i = 0; i < n; i++)
+      if (b[p + i] != s.charAt(i)) return false;
+    return p + n == b.length || b[p + n] == ' ' || b[p + n] == '\n';
+  }
 }

@@ -353,13 +353,48 @@ final class Select {
 
   private static final byte[] CC_NAME = "cccp/rt/CC".getBytes();
 
+  /* The jars class files were read from, open (a few; kept for the run). */
+  private static final java.util.HashMap<java.io.File, java.util.jar.JarFile>
+      JARS = new java.util.HashMap<java.io.File, java.util.jar.JarFile>();
+
+  /*
+   * Entry 'res' of the jar or folder class 'c' came from (its code source),
+   * or null. Read directly: a class loader's getResource asks every module
+   * of the loaders above it first, which makes the JDK create and cache a
+   * reader per module, work the program would do later, in its own
+   * context, or never.
+   */
+  private static java.io.InputStream fromCodeSource(Class<?> c, String res) {
+    try {
+      java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
+      java.net.URL u = cs != null ? cs.getLocation() : null;
+      if (u == null || !"file".equals(u.getProtocol())) return null;
+      java.io.File f = new java.io.File(u.toURI());
+      if (f.isDirectory()) {
+        java.io.File e = new java.io.File(f, res);
+        return e.isFile() ? new java.io.FileInputStream(e) : null;
+      }
+      java.util.jar.JarFile j;
+      synchronized (JARS) {
+        j = JARS.get(f);
+        if (j == null) JARS.put(f, j = new java.util.jar.JarFile(f, false));
+      }
+      java.util.zip.ZipEntry e = j.getEntry(res);
+      return e != null ? j.getInputStream(e) : null;
+    } catch (Exception e) {
+      return null;                // the loader then
+    }
+  }
+
   private static boolean namesRuntime(Class<?> c) {
     String res = c.getName().replace('.', '/') + ".class";
     ClassLoader l = c.getClassLoader();
     java.io.InputStream in = null;
     try {
-      in = l != null ? l.getResourceAsStream(res)
-                     : ClassLoader.getSystemResourceAsStream(res);
+      in = fromCodeSource(c, res);
+      if (in == null)
+        in = l != null ? l.getResourceAsStream(res)
+                       : ClassLoader.getSystemResourceAsStream(res);
       if (in == null) return false;
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       byte[] buf = new byte[8192];

@@ -160,7 +160,9 @@ public final class Frames
    */
   @SuppressWarnings("unchecked")
   public static Object apply(Function<Object, Object> f, Object s) {
-    if ((Object) f instanceof Frames) return f.apply(s);
+    /* the runtime's own walks (cccp.rt.Upcalls) see every frame */
+    if ((Object) f instanceof Frames || f.getClass().getName().startsWith("cccp.rt."))
+      return f.apply(s);
     return f.apply(((Stream<StackWalker.StackFrame>) s).filter(new Frames()));
   }
 
@@ -251,20 +253,27 @@ public final class Frames
   }
 
   /* The descriptor of the method of 'f', or null when the walk has no
-  ** method information. In JDK 25, getDescriptor needs
-  ** RETAIN_CLASS_REFERENCE (it makes a MethodType), but the frame holds
-  ** the descriptor string once its name is known. */
-  private static String descriptor(StackWalker.StackFrame f)
+  ** method information. In JDK 25 the frame holds the descriptor string
+  ** once its name is known, and getDescriptor needs
+  ** RETAIN_CLASS_REFERENCE and makes a MethodType, which loads every
+  ** parameter type: read the string first. Loading there can fail (a
+  ** ClassCircularityError when the walk runs while a loader that is not
+  ** parallel capable loads one of them) and loads classes the program
+  ** would load later, or never. */
+  static String descriptor(StackWalker.StackFrame f)
       throws Throwable {
+    if (TYPE != null && f.getClass() == INFO) {
+      f.getMethodName();                  /* fills in name and type */
+      Object t = (Object) TYPE.invokeExact((Object) f);
+      if (t instanceof String) return (String) t;
+      if (t instanceof MethodType)
+        return ((MethodType) t).toMethodDescriptorString();
+    }
     try {
       return f.getDescriptor();
     } catch (UnsupportedOperationException e) {
-      if (TYPE == null || f.getClass() != INFO) return null;
+      return null;
     }
-    f.getMethodName();                    /* fills in name and type */
-    Object t = (Object) TYPE.invokeExact((Object) f);
-    return t instanceof MethodType ? ((MethodType) t).toMethodDescriptorString()
-        : (String) t;
   }
 
   /* 'a' without forwarding frames ('a' itself when there are none). */

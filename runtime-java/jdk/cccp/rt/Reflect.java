@@ -25,10 +25,41 @@ public final class Reflect {
     return (Method[]) strip(Reflection.filterMethods(c, ms));
   }
 
-  /** In place of c.getDeclaredConstructors0(publicOnly). */
+  /* The id of Class.getDeclaredConstructors0, once known (-1: not yet). */
+  private static volatile int ctors0 = -1;
+
+  /**
+   * In place of c.getDeclaredConstructors0(publicOnly), a private native
+   * that the filter calls through a method handle: the node the call site
+   * would make for it is made here, so that the classes it loads lie
+   * under it, as without instrumentation.
+   */
   public static Constructor<?>[] constructors(Class<?> c, boolean publicOnly)
       throws Throwable {
-    return (Constructor<?>[]) strip(Hidden.declaredConstructors(c, publicOnly));
+    int id = ctors0;
+    if (id < 0) {                 // 0 until the method table is read
+      CC p = CC.set(null);        // the search's String calls: no nodes
+      try {
+        id = CC.Registry.jdkId("java/lang/Class", "getDeclaredConstructors0",
+                               "(Z)[Ljava/lang/reflect/Constructor;");
+      } finally {
+        CC.set(p);
+      }
+      if (id > 0) ctors0 = id;
+    }
+    CC prev = CC.get(), node = CC.enter(prev, id);
+    Constructor<?>[] r;
+    if (node == prev) {
+      r = Hidden.declaredConstructors(c, publicOnly);
+    } else {
+      CC.set(node);
+      try {
+        r = Hidden.declaredConstructors(c, publicOnly);
+      } finally {
+        CC.set(prev);
+      }
+    }
+    return (Constructor<?>[]) strip(r);
   }
 
   /** In place of Reflection.filterFields. */

@@ -40,9 +40,9 @@ final class Upcalls {
 
   /**
    * One frame that may have a node: its class and method name. The
-   * descriptor is asked for only to choose between overloads: it resolves
-   * the method's parameter types, which may load classes the program would
-   * load later, or never.
+   * descriptor is asked for only to choose between overloads (before JDK
+   * 25 it resolves the method's parameter types, which may load classes
+   * the program would load later, or never).
    */
   private static final class Frame {
     final StackWalker.StackFrame f;
@@ -59,10 +59,16 @@ final class Upcalls {
       return name.equals(CC.Registry.name(mid)) && cls.equals(CC.Registry.cls(mid));
     }
 
-    /* The descriptor without a twin's node parameter. */
+    /* The descriptor without a twin's node parameter ("" if unknown). */
     String desc() {
       if (desc == null) {
-        String d = f.getDescriptor();
+        String d;
+        try {
+          d = Frames.descriptor(f);       // no class loading where it can
+        } catch (Throwable e) {
+          d = null;
+        }
+        if (d == null) d = "";
         int k = d.indexOf(TWIN);
         desc = k < 0 ? d : d.substring(0, k) + d.substring(k + TWIN.length() - 1);
       }
