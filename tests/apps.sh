@@ -27,7 +27,7 @@
 # message. Lucene searches an index the plain library makes first (an
 # index holds times and random ids) in $T/lucene-idx with $APPS_JAVA
 # (default java on PATH).
-# Uses: T (a scratch folder), DATA (tests/data/apps).
+# Uses: T (a scratch folder), DATA (tests/data/apps). Safe under set -e.
 
 APPS_SJ=/usr/share/java
 
@@ -81,7 +81,7 @@ apps_each() {
   # runtime's among them). Groovy's caches keyed by class hash by
   # identity too. (README, "Status": the shares.)
   local groovy
-  groovy=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done)
+  groovy=$(for j in /usr/share/groovy/lib/*.jar; do if [ -e "$j" ]; then echo "$j"; fi; done)
   [ -n "$groovy" ] || groovy=/usr/share/groovy/lib/groovy.jar
   HIDE_MORE=(--hide 'Script*' --hide 'work*')
   MIN_OVERLAP=99.7
@@ -105,7 +105,7 @@ apps_each() {
   local fop
   fop="commons-io.jar serializer.jar xalan2.jar xml-apis.jar batik-all.jar \
 commons-logging.jar xercesImpl.jar xmlgraphics-commons.jar xml-apis-ext.jar \
-fontbox2.jar $([ -f /usr/share/fop/fop-hyph.jar ] && echo /usr/share/fop/fop-hyph.jar) fop.jar"
+fontbox2.jar $(if [ -f /usr/share/fop/fop-hyph.jar ]; then echo /usr/share/fop/fop-hyph.jar; fi) fop.jar"
   JOPTS=(-Djava.awt.headless=true
          -Dorg.apache.commons.logging.Log=org.apache.commons.logging.impl.SimpleLog)
   apps_one "$fn" fop "org/apache/ org/mozilla/" "$fop" \
