@@ -7,9 +7,10 @@
 # Checked per application and JDK: the run prints (and writes) exactly
 # what the plain run does (Jython's plain run uses copies of its jars at
 # a path as long as the rewritten ones', as in test_apps.sh), and its
-# profile (cccp-report stats, top) holds the application's main method,
-# native methods as nodes (calls to them), calls from the JDK to the JDK
-# and from the application to the JDK. On JDK 17, javac on the
+# profile (cccp-report stats, tree) holds the application's main method
+# (a root of the thread main), native methods as nodes (calls to them),
+# calls from the JDK to the JDK and from the application to the JDK
+# (counts of the run, none expected). On JDK 17, javac on the
 # instrumented JDK compiles four modules of the JDK's own sources
 # (openjdk-17-source's src.zip: java.compiler, java.logging, java.sql,
 # jdk.xml.dom, a few hundred files, --module-source-path) into class
@@ -119,9 +120,11 @@ app() {
     fail "$name on JDK $v: no profile written"; return 0
   fi
   local m="${main//.//}.main([Ljava/lang/String;)V"
-  "$REPORT" top --methods -n 0 --include "${main//.//}" "$I/cct.xml" >"$T/top" 2>&1
-  check "$name on JDK $v: the main method is in the CCT ($m)" \
-    grep -qF "] $m" "$T/top"
+  "$REPORT" tree --depth 1 --color=never "$I/cct.xml" >"$T/tree" 2>&1
+  check "$name on JDK $v: the main method is in the CCT, a root of thread main ($m)" \
+    awk -v m="$m" 'NF == 3 && $3 ~ /^\[/ { thr = $3 }
+                   NF == 4 && thr == "[main]" && $4 == m { ok = 1 }
+                   END { exit !ok }' "$T/tree"
   profile_checks "$name on JDK $v" "$I/cct.xml"
   # the profile is large: only what a failure needs is kept
   [ -n "${KEEP:-}" ] || rm -f "$I/cct.xml"
