@@ -10,7 +10,7 @@
 # profile (cccp-report stats, tree) holds the application's main method
 # (a root of the thread main), native methods as nodes (calls to them),
 # calls from the JDK to the JDK and from the application to the JDK
-# (counts of the run, none expected). On JDK 17, javac on the
+# (more than none: no count is fixed). On JDK 17, javac on the
 # instrumented JDK compiles four modules of the JDK's own sources
 # (openjdk-17-source's src.zip: java.compiler, java.logging, java.sql,
 # jdk.xml.dom, a few hundred files, --module-source-path) into class
