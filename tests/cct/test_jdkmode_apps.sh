@@ -93,18 +93,21 @@ app() {
     [ -z "$COPY" ] || [ -e "$orig/$p" ] || [ ! -f "$APPS_SJ/$p" ] ||
       ln -s "$APPS_SJ/$p" "$orig/$p"
   done
-  local how d a P="$base/p" I="$base/i"
+  # the plain run beside the instrumented one (two cores)
+  local how d a P="$base/p" I="$base/i" pid
   for how in p i; do
     d="$base/$how"; mkdir -p "$d/gen"
     local args=()
     for a in "$@"; do args+=("${a//@OUT@/$d/gen}"); done
     case $how in
       p) (cd "$d" && "$J/bin/java" "${JOPTS[@]}" -cp "$cp" "$main" "${args[@]}" \
-            >out.txt 2>&1) ;;
+            >out.txt 2>&1) &
+         pid=$! ;;
       i) (cd "$d" && "$J/bin/java" "${JOPTS[@]}" @"$inst/cccp.args" \
             -Dcccp.out="$d/cct.xml" -cp "$icp" "$main" "${args[@]}" >out.txt 2>&1) ;;
     esac
   done
+  wait "$pid"
   if [ ! -s "$P/out.txt" ] && [ -z "$(ls -A "$P/gen")" ]; then
     fail "$name on JDK $v: the plain run printed and wrote nothing"; return 0
   fi
@@ -150,7 +153,14 @@ javac_checks() {
   local jo=(--add-modules ALL-DEFAULT -Xms8m)
   local opts=(-d cls --module-source-path "$S" --module "$JAVAC_MODS")
   mkdir -p "$T/javac/p" "$T/javac/i"
-  (cd "$T/javac/p" && "$J/bin/javac" "${opts[@]}" >out.txt 2>&1)
+  # plain javac beside the instrumented one (two cores)
+  (cd "$T/javac/p" && "$J/bin/javac" "${opts[@]}" >out.txt 2>&1) &
+  local pid=$!
+  (cd "$T/javac/i" && "$J/bin/java" "${jo[@]}" @"$D/cccp.args" \
+     -Dcccp.out="$T/javac/i/cct.xml" -m jdk.compiler/com.sun.tools.javac.Main \
+     "${opts[@]}" >out.txt 2>&1)
+  local ist=$?
+  wait $pid
   local st=$? n_cls
   n_cls=$(find "$T/javac/p/cls" -name '*.class' 2>/dev/null | wc -l)
   if [ $st = 0 ] && [ "$n_cls" -gt 0 ]; then
@@ -159,12 +169,8 @@ javac_checks() {
     fail "javac: plain javac (exit $st, $n_cls class files)"
     head -5 "$T/javac/p/out.txt" | sed 's/^/       /'; return 0
   fi
-  (cd "$T/javac/i" && "$J/bin/java" "${jo[@]}" @"$D/cccp.args" \
-     -Dcccp.out="$T/javac/i/cct.xml" -m jdk.compiler/com.sun.tools.javac.Main \
-     "${opts[@]}" >out.txt 2>&1)
-  st=$?
   check "javac on the instrumented JDK $v: exits 0 and prints what plain javac does" \
-    bash -c "[ $st = 0 ] && cmp '$T/javac/p/out.txt' '$T/javac/i/out.txt'"
+    bash -c "[ $ist = 0 ] && cmp '$T/javac/p/out.txt' '$T/javac/i/out.txt'"
   check "javac on the instrumented JDK $v: class files byte-identical" \
     diff -r "$T/javac/p/cls" "$T/javac/i/cls"
   if [ ! -s "$T/javac/i/cct.xml" ]; then
