@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Real applications from Debian packages, every jar of their class path
-# instrumented in app mode with default options: xalan (an XSLT
+# Real applications from Debian packages (the list in tests/apps.sh,
+# which tests/cct/test_jdkmode_apps.sh shares), every jar of their class
+# path instrumented in app mode with default options: xalan (an XSLT
 # transform), rhino (a JavaScript program, compiled to classes at run
 # time), antlr (a parser generator run), h2 (an SQL script on an in-memory
 # database), clojure, groovy and jython (scripts compiled to classes at
@@ -21,9 +22,11 @@
 # the jars in a folder whose path is as long as the rewritten jars'. An
 # application whose jar is missing is skipped with a message.
 #
-# Environment: CCCP_REWRITE, BUILD, JDK17, JDK25.
+# Environment: CCCP_REWRITE, BUILD, JDK17, JDK25, APPS_ONLY (a,b: only
+# these applications).
 set -u
 source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/apps.sh"
 
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
@@ -55,18 +58,14 @@ mask() {
   sed -E 's#\(file:[^)]*/([^/)]*)\)#(file:.../\1)#g' "$1"
 }
 
-# app NAME "PREFIXES" "JARS" MAIN ARGS...: instrument JARS (all into one
-# folder; the first is the class path), then per JDK run MAIN ARGS plain,
-# under the oracle and instrumented, each in its own folder (so relative
-# outputs land apart); '@OUT@' in ARGS becomes a folder 'gen' in it.
+# app NAME "PREFIXES" "JARS" MAIN ARGS... (tests/apps.sh): instrument
+# JARS (all into one folder; the first is the class path), then per JDK
+# run MAIN ARGS plain, under the oracle and instrumented, each in its own
+# folder (so relative outputs land apart); '@OUT@' in ARGS becomes a
+# folder 'gen' in it.
 app() {
   local name=$1 prefixes=$2 jars=$3 main=$4; shift 4
-  local j missing=0 pre=() first="" p
-  for j in $jars; do
-    p=$j; [ "${j#/}" = "$j" ] && p="$SJ/$j"
-    [ -f "$p" ] || { echo "  skip $name: no $p"; missing=1; }
-  done
-  [ $missing = 0 ] || return 0
+  local j pre=() first="" p
   for j in $prefixes; do pre+=(--app-prefix "$j"); done
   echo "-- $name"
   local inst="$T/$name/inst" orig="$T/$name/orig"
@@ -76,7 +75,7 @@ app() {
   # as long as the rewritten jars', the jars their manifests name beside
   local paths=() cp="" icp=""
   for j in $jars; do
-    p=$j; [ "${j#/}" = "$j" ] && p="$SJ/$j"
+    p=$j
     paths+=("$p"); [ -n "$first" ] || first=$(basename "$p")
     if [ -n "$COPY" ]; then cp -L "$p" "$orig/"; p="$orig/$(basename "$p")"; fi
     cp="$cp${cp:+:}$p"; icp="$icp${icp:+:}$inst/$(basename "$p")"
@@ -134,91 +133,6 @@ app() {
   done
 }
 
-# Per application: frames hidden on both sides besides the common ones
-# (classes generated at run time are not instrumented: their internal
-# calls are invisible to cccp, and the agent sees them), JVM options for
-# all three runs, and the overlap asked for.
-HIDE_MORE=()
-JOPTS=()
-COPY=
-MIN_OVERLAP=99.9
-
-app xalan "org/apache/ java_cup/" "xalan2.jar serializer.jar xercesImpl.jar" \
-  org.apache.xalan.xslt.Process -IN "$DATA/catalog.xml" -XSL "$DATA/catalog.xsl"
-HIDE_MORE=(--hide 'org/mozilla/javascript/gen/*')
-app rhino "org/mozilla/" "js.jar" \
-  org.mozilla.javascript.tools.shell.Main "$DATA/script.js"
-# Clojure: the script's fns and core.specs.alpha (shipped as source) are
-# compiled at run time. Its hash maps of Vars, classes and namespaces hash
-# by identity, and HotSpot draws identity hashes from a per-thread
-# sequence (-XX:hashCode=5): the instrumented run hashes a few objects of
-# its own on the main thread (the runtime's and the agent's tables), which
-# moves every later hash, and with them the maps' shapes and orders
-# (99.14% on JDK 17 measured so). hashCode=2 makes every identity hash 1
-# on every side: the maps then keep their keys in insertion order.
-HIDE_MORE=(--hide 'user$*' --hide 'clojure/core/specs/alpha$*')
-JOPTS=(-XX:+UnlockExperimentalVMOptions -XX:hashCode=2)
-app clojure "clojure/" "clojure-1.11.jar spec.alpha.jar core.specs.alpha.jar" \
-  clojure.main "$DATA/work.clj"
-JOPTS=()
-# Groovy and Jython sort what Class.getDeclaredMethods lists (Groovy's
-# CachedClass, Jython's PyJavaType), and HotSpot lists a class's methods
-# in an order that depends on how many it has (an unstable sort by name):
-# with the twins, the overloads of a name come in another order, the sort
-# compares other pairs, and caches fill in another order. The jython
-# script's module (org/python/pycode) is compiled at run time. Jython's
-# finalizers run when the collector finds their objects, which the
-# runtime's allocations make sooner: no collector runs on any side
-# (Epsilon). Jython also reads its compiled modules' class files
-# (rewritten: larger) as data, and lists the loaded packages (the
-# runtime's among them). Groovy's caches keyed by class hash by
-# identity too. (README, "Status": the shares.)
-GROOVY=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done)
-HIDE_MORE=(--hide 'Script*' --hide 'work*')
-MIN_OVERLAP=99.7
-app groovy "groovy/ org/codehaus/groovy/ org/apache/groovy/" "$GROOVY" \
-  groovy.ui.GroovyMain "$DATA/work.groovy"
-HIDE_MORE=(--hide 'org/python/pycode/*')
-MIN_OVERLAP=99.8
-JOPTS=(-XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xmx3g -Xlog:gc+init=off)
-COPY=1
-app jython "org/python/" "jython.jar" org.python.util.jython "$DATA/work.py"
-COPY=
-JOPTS=()
-HIDE_MORE=()
-MIN_OVERLAP=99.9
-app antlr "antlr/" "antlr.jar" antlr.Tool -o @OUT@ "$DATA/calc.g"
-app h2 "org/h2/" "h2.jar" \
-  org.h2.tools.RunScript -url jdbc:h2:mem:t -script "$DATA/h2.sql" -showResults
-# FOP to text and Batik to PNG: the jars their start scripts list (the
-# PDF renderer, the indexing Lucene run: test_load_apps.sh,
-# test_realapps.sh, whose outputs hold times and random ids)
-FOP="commons-io.jar serializer.jar xalan2.jar xml-apis.jar batik-all.jar \
-commons-logging.jar xercesImpl.jar xmlgraphics-commons.jar xml-apis-ext.jar \
-fontbox2.jar $([ -f /usr/share/fop/fop-hyph.jar ] && echo /usr/share/fop/fop-hyph.jar) fop.jar"
-JOPTS=(-Djava.awt.headless=true
-       -Dorg.apache.commons.logging.Log=org.apache.commons.logging.impl.SimpleLog)
-app fop "org/apache/ org/mozilla/" "$FOP" \
-  org.apache.fop.cli.Main "$DATA/fop.fo" -txt gen/fop.txt
-JOPTS=(-Djava.awt.headless=true)
-app batik "org/apache/ org/mozilla/" "xercesImpl.jar batik-all.jar \
-xml-apis-ext.jar batik-transcoder.jar fop.jar xmlgraphics-commons.jar \
-commons-logging.jar commons-io.jar" \
-  org.apache.batik.apps.rasterizer.Main -scriptSecurityOff -d gen/drawing.png \
-  "$DATA/drawing.svg"
-JOPTS=()
-# Lucene: a search in an index of tests/data/apps the plain library makes
-# first (an index holds times and random ids)
-LU=(lucene-demo-4.10.4.jar lucene-core-4.10.4.jar
-    lucene-analyzers-common-4.10.4.jar
-    lucene-queryparser-4.10.4.jar)
-if (cd "$T" && mkdir -p lucene-idx/docs && cp "$DATA"/* lucene-idx/docs/ &&
-    cd lucene-idx && "$JDK17/bin/java" -cp "$(printf "$SJ/%s:" "${LU[@]}")" \
-      org.apache.lucene.demo.IndexFiles -index idx -docs docs >/dev/null 2>&1); then
-  app lucene "org/apache/lucene/" "${LU[*]}" \
-    org.apache.lucene.demo.SearchFiles -index "$T/lucene-idx/idx" -query 'select OR fib'
-else
-  echo "  skip lucene: no index made (no Lucene 4.10 demo in $SJ?)"
-fi
+APPS_JAVA="$JDK17/bin/java" apps_each app
 
 finish

@@ -1,0 +1,132 @@
+# tests/apps.sh -- the ten real applications the application suites and
+# bench/completeness run (sourced, not run): xalan (an XSLT transform),
+# rhino (a JavaScript program, compiled to classes at run time), antlr (a
+# parser generator run), h2 (an SQL script on an in-memory database),
+# clojure, groovy and jython (scripts compiled to classes at run time),
+# FOP (an FO document to text), Batik (SVG to PNG) and Lucene (a search
+# in an index of tests/data/apps). Jars from Debian packages under
+# /usr/share/java (.ci/deps), workloads in tests/data/apps.
+#
+# apps_each FN: for each application (all of them, or those named in
+# APPS_ONLY, "a,b"), sets
+#   HIDE_MORE    frames an oracle comparison hides on both sides besides
+#                the common ones (classes the program generates at run
+#                time are not instrumented: cccp sees no calls inside them,
+#                a JVMTI agent does)
+#   JOPTS        JVM options of every run of it
+#   COPY         1 when the plain runs must use copies of the jars in a
+#                folder whose path is as long as the rewritten jars'
+#                (Jython reads its own jar's directory, every entry
+#                prefixed with the jar's path)
+#   MIN_OVERLAP  the CCT overlap with the oracle asked for (app mode)
+# and calls FN NAME "PREFIXES" "JARS" MAIN ARGS...: PREFIXES are the
+# application's packages (--app-prefix), JARS its class path (absolute
+# paths, the first holds MAIN). In ARGS, '@OUT@' stands for a folder of
+# outputs FN makes; relative outputs land in the working directory.
+# An application whose jars are not all installed is skipped with a
+# message. Lucene searches an index the plain library makes first (an
+# index holds times and random ids) in $T/lucene-idx with $APPS_JAVA
+# (default java on PATH).
+# Uses: T (a scratch folder), DATA (tests/data/apps). Safe under set -e.
+
+APPS_SJ=/usr/share/java
+
+# apps_one FN NAME PREFIXES JARS MAIN ARGS...: JARS resolved (a bare
+# name is under /usr/share/java), FN called when all are there
+apps_one() {
+  local fn=$1 name=$2 prefixes=$3 jars=$4 j p abs="" missing=0
+  shift 4
+  case ",${APPS_ONLY:-$name}," in *",$name,"*) ;; *) return 0 ;; esac
+  for j in $jars; do
+    p=$j; [ "${j#/}" = "$j" ] && p="$APPS_SJ/$j"
+    [ -f "$p" ] || { echo "  skip $name: no $p"; missing=1; }
+    abs="$abs${abs:+ }$p"
+  done
+  [ $missing = 0 ] || return 0
+  "$fn" "$name" "$prefixes" "$abs" "$@"
+}
+
+apps_each() {
+  local fn=$1
+  HIDE_MORE=() JOPTS=() COPY= MIN_OVERLAP=99.9
+  apps_one "$fn" xalan "org/apache/ java_cup/" "xalan2.jar serializer.jar xercesImpl.jar" \
+    org.apache.xalan.xslt.Process -IN "$DATA/catalog.xml" -XSL "$DATA/catalog.xsl"
+  HIDE_MORE=(--hide 'org/mozilla/javascript/gen/*')
+  apps_one "$fn" rhino "org/mozilla/" "js.jar" \
+    org.mozilla.javascript.tools.shell.Main "$DATA/script.js"
+  # Clojure: the script's fns and core.specs.alpha (shipped as source)
+  # are compiled at run time. Its hash maps of Vars, classes and
+  # namespaces hash by identity, and HotSpot draws identity hashes from a
+  # per-thread sequence (-XX:hashCode=5): the instrumented run hashes a
+  # few objects of its own on the main thread (the runtime's and the
+  # agent's tables), which moves every later hash, and with them the
+  # maps' shapes and orders (99.14% on JDK 17 measured so). hashCode=2
+  # makes every identity hash 1 on every side: the maps then keep their
+  # keys in insertion order.
+  HIDE_MORE=(--hide 'user$*' --hide 'clojure/core/specs/alpha$*')
+  JOPTS=(-XX:+UnlockExperimentalVMOptions -XX:hashCode=2)
+  apps_one "$fn" clojure "clojure/" "clojure-1.11.jar spec.alpha.jar core.specs.alpha.jar" \
+    clojure.main "$DATA/work.clj"
+  JOPTS=()
+  # Groovy and Jython sort what Class.getDeclaredMethods lists (Groovy's
+  # CachedClass, Jython's PyJavaType), and HotSpot lists a class's methods
+  # in an order that depends on how many it has (an unstable sort by
+  # name): with the twins, the overloads of a name come in another order,
+  # the sort compares other pairs, and caches fill in another order. The
+  # jython script's module (org/python/pycode) is compiled at run time.
+  # Jython's finalizers run when the collector finds their objects, which
+  # the runtime's allocations make sooner: no collector runs on any side
+  # (Epsilon). Jython also reads its compiled modules' class files
+  # (rewritten: larger) as data, and lists the loaded packages (the
+  # runtime's among them). Groovy's caches keyed by class hash by
+  # identity too. (README, "Status": the shares.)
+  local groovy
+  groovy=$(for j in /usr/share/groovy/lib/*.jar; do if [ -e "$j" ]; then echo "$j"; fi; done)
+  [ -n "$groovy" ] || groovy=/usr/share/groovy/lib/groovy.jar
+  HIDE_MORE=(--hide 'Script*' --hide 'work*')
+  MIN_OVERLAP=99.7
+  apps_one "$fn" groovy "groovy/ org/codehaus/groovy/ org/apache/groovy/" "$groovy" \
+    groovy.ui.GroovyMain "$DATA/work.groovy"
+  HIDE_MORE=(--hide 'org/python/pycode/*')
+  MIN_OVERLAP=99.8
+  JOPTS=(-XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xmx3g -Xlog:gc+init=off)
+  COPY=1
+  apps_one "$fn" jython "org/python/" "jython.jar" org.python.util.jython "$DATA/work.py"
+  COPY=
+  JOPTS=()
+  HIDE_MORE=()
+  MIN_OVERLAP=99.9
+  apps_one "$fn" antlr "antlr/" "antlr.jar" antlr.Tool -o @OUT@ "$DATA/calc.g"
+  apps_one "$fn" h2 "org/h2/" "h2.jar" \
+    org.h2.tools.RunScript -url jdbc:h2:mem:t -script "$DATA/h2.sql" -showResults
+  # FOP to text and Batik to PNG: the jars their start scripts list (the
+  # PDF renderer, the indexing Lucene run: test_load_apps.sh,
+  # test_realapps.sh, whose outputs hold times and random ids)
+  local fop
+  fop="commons-io.jar serializer.jar xalan2.jar xml-apis.jar batik-all.jar \
+commons-logging.jar xercesImpl.jar xmlgraphics-commons.jar xml-apis-ext.jar \
+fontbox2.jar $(if [ -f /usr/share/fop/fop-hyph.jar ]; then echo /usr/share/fop/fop-hyph.jar; fi) fop.jar"
+  JOPTS=(-Djava.awt.headless=true
+         -Dorg.apache.commons.logging.Log=org.apache.commons.logging.impl.SimpleLog)
+  apps_one "$fn" fop "org/apache/ org/mozilla/" "$fop" \
+    org.apache.fop.cli.Main "$DATA/fop.fo" -txt gen/fop.txt
+  JOPTS=(-Djava.awt.headless=true)
+  apps_one "$fn" batik "org/apache/ org/mozilla/" "xercesImpl.jar batik-all.jar \
+xml-apis-ext.jar batik-transcoder.jar fop.jar xmlgraphics-commons.jar \
+commons-logging.jar commons-io.jar" \
+    org.apache.batik.apps.rasterizer.Main -scriptSecurityOff -d gen/drawing.png \
+    "$DATA/drawing.svg"
+  JOPTS=()
+  case ",${APPS_ONLY:-lucene}," in *,lucene,*) ;; *) return 0 ;; esac
+  local lu=(lucene-demo-4.10.4.jar lucene-core-4.10.4.jar
+            lucene-analyzers-common-4.10.4.jar lucene-queryparser-4.10.4.jar)
+  if [ -d "$T/lucene-idx/idx" ] ||
+     (mkdir -p "$T/lucene-idx/docs" && cp "$DATA"/* "$T/lucene-idx/docs/" &&
+      cd "$T/lucene-idx" && "${APPS_JAVA:-java}" -cp "$(printf "$APPS_SJ/%s:" "${lu[@]}")" \
+        org.apache.lucene.demo.IndexFiles -index idx -docs docs >/dev/null 2>&1); then
+    apps_one "$fn" lucene "org/apache/lucene/" "${lu[*]}" \
+      org.apache.lucene.demo.SearchFiles -index "$T/lucene-idx/idx" -query 'select OR fib'
+  else
+    echo "  skip lucene: no index made (no Lucene 4.10 demo in $APPS_SJ?)"
+  fi
+}
