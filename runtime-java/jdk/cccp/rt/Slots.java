@@ -110,6 +110,7 @@ final class Slots {
     /* the runtime's classes that call into the JDK from their static
     ** initializers: initialized now, while profiling is off, not in the
     ** context of whatever first needs them */
+    openPatches();
     for (String c : new String[] {"Select", "Upcalls", "Hidden", "Dump"}) {
       try {
         Class.forName("cccp.rt." + c, true, null);
@@ -174,6 +175,25 @@ final class Slots {
     if (c == Object.class) return 0;
     Module rt = Slots.class.getModule();
     return m == rt || rt.isExported("cccp.rt", m) ? 1 : 0;
+  }
+
+  /*
+   * The reader of each patched module's patch jars, opened while profiling
+   * is off: the JDK opens them when a loader first looks for a resource
+   * of the module, in Java (ModulePatcher lists every entry of the jar:
+   * a fifth to over half of the calls of short programs), which is how
+   * the instrumented JDK is delivered, not what the program does.
+   */
+  private static void openPatches() {
+    Module rt = Slots.class.getModule();
+    for (Module m : ModuleLayer.boot().modules()) {
+      if (m != rt && !rt.isExported("cccp.rt", m)) continue;
+      try (java.io.InputStream in = m.getResourceAsStream("META-INF/cccp.none")) {
+        /* nothing there: the reader is open */
+      } catch (java.io.IOException | RuntimeException e) {
+        /* then it opens when the program first needs it */
+      }
+    }
   }
 
   /** The class of virtual threads, or null. */
