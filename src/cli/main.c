@@ -1004,8 +1004,8 @@ int main(int argc, char **argv) {
               o.verbose > 0 ? "" : " (-v names them)");
     if (st.xf_compact)
       fprintf(stderr, "cccp-rewrite: %zu method bod%s in the compact form "
-              "(under HotSpot's 8000-byte limit for compiling a method "
-              "only so)\n", st.xf_compact, st.xf_compact == 1 ? "y" : "ies");
+              "(for HotSpot's 8000-byte limit for compiling a method)\n",
+              st.xf_compact, st.xf_compact == 1 ? "y" : "ies");
     if (st.xf_huge)
       fprintf(stderr, "cccp-rewrite: note: %zu method bod%s past HotSpot's "
               "8000-byte limit for compiling a method only once "
