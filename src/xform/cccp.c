@@ -1606,8 +1606,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint16_t flags = m->flags;
   uint32_t nesi = x->o->nsites_esi, ntl = x->o->nsites_tl,
            nnode = x->o->nsites_node;
-  cr_body *b = NULL;
-  uint32_t nbl = 0, nunsup = 0;
+  cr_body *b = NULL, *ord = NULL;
+  uint32_t nbl = 0, nunsup = 0, onbl = 0, onunsup = 0;
+  uint16_t flags1 = 0;
+  uint32_t s1[3] = {0, 0, 0};
   int rc = build(x, m, how, name, desc, 0, &b, &nbl, &nunsup, md);
   if (rc) return rc;
   if (size <= HUGE_METHOD) {
@@ -1618,9 +1620,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
     uint32_t above = x->o->compact_above ? x->o->compact_above : HUGE_METHOD;
     if (lr || b->code_len > above) {
       /* again from the original code, in the compact form */
-      uint16_t flags1 = m->flags;
-      uint32_t s1[3] = {x->o->nsites_esi, x->o->nsites_tl,
-                        x->o->nsites_node};
+      flags1 = m->flags;
+      s1[0] = x->o->nsites_esi;
+      s1[1] = x->o->nsites_tl;
+      s1[2] = x->o->nsites_node;
       m->flags = flags;
       x->o->nsites_esi = nesi;
       x->o->nsites_tl = ntl;
@@ -1632,10 +1635,12 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       int cr = build(x, m, how, name, desc, 1, &cb, &cnbl, &cnunsup, &cd);
       if (x->err) return x->err;
       if (cr == 0) {
+        ord = b;
+        onbl = nbl;
+        onunsup = nunsup;
         b = cb;
         nbl = cnbl;
         nunsup = cnunsup;
-        x->o->ncompact++;
       } else {
         m->flags = flags1;
         x->o->nsites_esi = s1[0];
@@ -1645,7 +1650,21 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
     }
   }
   rc = commit(x, b, md);
+  if (rc && ord && !x->err) {
+    /* the compact body failed (its frames): the ordinary one instead */
+    cr_diag_clear(md);
+    m->flags = flags1;
+    x->o->nsites_esi = s1[0];
+    x->o->nsites_tl = s1[1];
+    x->o->nsites_node = s1[2];
+    b = ord;
+    nbl = onbl;
+    nunsup = onunsup;
+    ord = NULL;
+    rc = commit(x, b, md);
+  }
   if (rc == 0) {
+    if (ord) x->o->ncompact++;
     x->o->nblocks += nbl;
     if (x->tally) x->nunsup += nunsup;
     uint32_t now = cr_member_code(m)->code_len;
@@ -1653,10 +1672,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       x->o->nhuge++;
       if (x->o->note) {
         char msg[1024];
-        snprintf(msg, sizeof msg, "class %s: method %s%s grows from %u to "
-                 "%u bytes of code, past HotSpot's %d-byte limit for "
-                 "compiling a method", x->name, name, desc, size, now,
-                 HUGE_METHOD);
+        snprintf(msg, sizeof msg, "class %s: method %s%s%s grows from %u "
+                 "to %u bytes of code, past HotSpot's %d-byte limit for "
+                 "compiling a method", x->name, name, desc,
+                 how == ESI ? " (its twin)" : "", size, now, HUGE_METHOD);
         x->o->note(x->o->ctx, x->c, msg);
       }
     }
