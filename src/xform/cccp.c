@@ -1430,14 +1430,51 @@ static cr_insn *this_init(xf *x, cr_body *b) {
 }
 
 /*
+** The handlers of 'b' that cover their own start, as javac's catch-any
+** handler of a synchronized block does ("astore t; aload lock;
+** monitorexit; aload t; athrow", the range from the handler to its
+** monitorexit), flagged in '*self' by node id. Putting the node back
+** there would be a call covered by its own handler, which C1 refuses to
+** compile ("exception handler covers itself"); such a handler needs it
+** only if its code reads the slot before it throws. 0, or 1 when one
+** may (a call, a class initialisation, a branch before the 'athrow').
+*/
+static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
+  uint32_t *pos = cr_arena_calloc(x->a, b->ninsn + 1, sizeof *pos);
+  uint8_t *s = cr_arena_calloc(x->a, b->ninsn + 1, 1);
+  if (!pos || !s) return oom(x);
+  uint32_t n = 0;
+  for (cr_insn *i = b->first; i; i = i->next) pos[i->id] = n++;
+  for (uint32_t k = 0; k < b->ntcb; k++) {
+    const cr_tcb *t = &b->tcb[k];
+    uint32_t h = pos[t->handler->id];
+    if (h < pos[t->start->id] || h >= pos[t->end->id]) continue;
+    s[t->handler->id] = 1;
+    for (cr_insn *i = t->handler->next;; i = i->next) {
+      if (!i) return 1;
+      if (i->op == CR_OP_LABEL) continue;
+      if (i->op == CR_OP_ATHROW) break;
+      uint16_t fl = cr_op_info(i->op)->flags;
+      if ((fl & (CR_OPF_INVOKE | CR_OPF_COND | CR_OPF_GOTO | CR_OPF_JSR |
+                 CR_OPF_SWITCH | CR_OPF_RETURN | CR_OPF_RET |
+                 CR_OPF_NOFALL)) || may_init(i))
+        return 1;
+    }
+  }
+  *self = s;
+  return 0;
+}
+
+/*
 ** The compact body's protocol around its code ['cstart', 'tail') (see
 ** 'build'), after its call sites: the slot gets 'cc' at 'cstart' (its
 ** old value to 'prev'), back at the start of each of the method's own
-** handlers (the first 'norig' entries of the table), and 'prev' again
-** before each return.
+** handlers (the first 'norig' entries of the table) but those flagged
+** in 'self' ('self_handlers'), and 'prev' again before each return.
 */
 static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
-                         int ccl, int prev, uint32_t norig) {
+                         int ccl, int prev, uint32_t norig,
+                         const uint8_t *self) {
   emit(x, b, cstart, CR_OP_ALOAD, ccl);
   emit(x, b, cstart, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, cstart, CR_OP_ASTORE, prev);
@@ -1445,7 +1482,7 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
     cr_insn *h = b->tcb[k].handler;
     uint32_t j = 0;
     while (j < k && b->tcb[j].handler != h) j++;
-    if (j < k) continue;                /* done for an earlier entry */
+    if (j < k || self[h->id]) continue; /* done, or not wanted */
     cr_insn *at = h->next;
     emit(x, b, at, CR_OP_ALOAD, ccl);
     emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
@@ -1485,8 +1522,10 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
   x->in_init = strcmp(name, "<init>") == 0;
   cr_insn *ithis = NULL;
+  uint8_t *self = NULL;
   if (cm && x->in_init && !(ithis = this_init(x, b)))
     return x->err ? x->err : 1;
+  if (cm && self_handlers(x, b, &self)) return x->err ? x->err : 1;
   xf_block *bl = NULL;
   uint32_t nbl = 0, nunsup = 0;
   if (counting(x) && cr_xf_blocks(b, x->o->jop, x->o->jop_split, x->a, &bl,
@@ -1574,7 +1613,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   }
   x->compact = 0;
   if (x->err) return x->err;
-  if (cm) compact_code(x, b, cstart, tail, ccl, prev, norig0);
+  if (cm) compact_code(x, b, cstart, tail, ccl, prev, norig0, self);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
   if (cm) {
