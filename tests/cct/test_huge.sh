@@ -16,6 +16,7 @@ source "$(dirname "$0")/../lib.sh"
 
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 HUGE="$ROOT/bench/huge-methods"
+not_grep() { ! grep -Eq "$1" "$2"; }
 export CCCP="$REWRITE"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -50,6 +51,7 @@ for c in range(200):
 b.append("      default: s += i;")
 b.append("      }")
 b.append("    }")
+b.append("    synchronized (Util.class) { s += Util.f2(n); }")
 b.append("    try { s += Integer.parseInt(\"x\" + n); }")
 b.append("    catch (NumberFormatException e) { s += Late.VALUE; }")
 b.append("    List<Integer> l = new ArrayList<>(Arrays.asList(3, 1, 2));")
@@ -121,6 +123,14 @@ for v in ord cmp; do
      -Dcccp.out="$T/$v/p.xml" -cp "$T/$v/big.jar" huge.Big >out.txt 2>&1)
   check "$v: the same output as the plain run" cmp "$T/plain/out.txt" "$T/$v/out.txt"
 done
+# the compact body compiles: C1 takes it (javac's handler of the
+# synchronized block covers itself: no call put there)
+(cd "$T/cmp" && "$JDK17/bin/java" @"$T/cmp/big.jar.args" -Xcomp \
+   -XX:TieredStopAtLevel=1 -XX:+PrintCompilation \
+   -XX:CompileCommand=quiet -XX:CompileCommand=compileonly,huge.Big::loop \
+   -cp "$T/cmp/big.jar" huge.Big >jit.txt 2>&1)
+check "C1 compiles the compact loop" grep -q "huge.Big::loop ([0-9]* bytes)$" "$T/cmp/jit.txt"
+check "... and skips nothing" not_grep "COMPILE SKIPPED|not compilable" "$T/cmp/jit.txt"
 expect_exit 0 "compact and ordinary forms: the same profile" \
   "$REPORT" compare --min-overlap 100 "$T/ord/p.xml" "$T/cmp/p.xml"
 expect_match "differing 0" "no context differs" "$out"
