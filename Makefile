@@ -135,7 +135,7 @@ $(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) $(RT_JDK_AGENT) \
 	$(JAVAC) -source 11 -target 11 -nowarn -Xlint:-options -implicit:none \
 	  --patch-module java.base=runtime-java/jdk-stubs:$(BUILD)/rt-jdk-src \
 	  -d $(BUILD)/rt-jdk-classes $$(find $(BUILD)/rt-jdk-src -name '*.java')
-	$(JAR) --create --file $@ -C $(BUILD)/rt-jdk-classes .
+	$(JAR) --create --no-manifest --file $@ -C $(BUILD)/rt-jdk-classes .
 
 $(EXAMPLE_JAR): $(EXAMPLE_SRC)
 	@rm -rf $(BUILD)/examples/wordfreq-classes

@@ -75,6 +75,10 @@ typedef struct cr_xf_opts {
   int jop_split;
   int count_bytecodes;
   int count_allocs;
+  /* a method of at most 8,000 bytes (HotSpot's limit for compiling a
+  ** method) whose instrumented code would pass this many bytes gets the
+  ** compact form instead (0: 8,000) */
+  uint32_t compact_above;
   /* the class or one of its supertypes has two definitions of other
   ** shapes (cr_hier_redefined_path): its methods get no twins. No call
   ** site reaches them through such a class, the analysis answered for
@@ -91,6 +95,11 @@ typedef struct cr_xf_opts {
   uint32_t nsites_esi;      /* call sites passing the node */
   uint32_t nsites_tl;       /* call sites using the thread-local slot */
   uint32_t nsites_node;     /* call sites making the callee's node */
+  uint32_t ncompact;        /* bodies given the compact form, which
+                               keeps them within HotSpot's limit for
+                               compiling a method (8,000 bytes) */
+  uint32_t nhuge;           /* bodies that pass that limit only once
+                               instrumented */
   uint32_t nfailed;         /* methods left uninstrumented */
   uint32_t nskipped;        /* classes left unchanged */
   uint32_t nblocks;         /* block counters inserted (a method with a

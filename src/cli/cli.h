@@ -59,6 +59,7 @@ typedef struct cli_opts {
   int jop_set;              /* some --jop-* option was given */
   int count_bytecodes;      /* --count-bytecodes */
   int count_allocs;         /* --count-allocations */
+  int compact_above;        /* --compact-above N (0: default) */
   const struct cr_jop_model *jopm;  /* the model of --jop, or NULL */
 } cli_opts;
 
@@ -108,6 +109,9 @@ typedef struct cli_stats {
   size_t xf_blocks;         /* basic blocks given counters */
   size_t xf_unsup;          /* bytecodes JOP cannot run */
   size_t xf_unsup_classes;  /* classes with such bytecodes */
+  size_t xf_compact;        /* bodies in the compact form */
+  size_t xf_huge;           /* bodies past HotSpot's compile limit only
+                               once instrumented */
 } cli_stats;
 
 /*

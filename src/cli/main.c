@@ -90,6 +90,10 @@ static const char usage_text[] =
     "      --count-allocations\n"
     "                         objects and arrays allocated per context\n"
     "                         ('allocations')\n"
+    "      --compact-above N  the compact form for a method of at most\n"
+    "                         8000 bytes whose instrumented code would\n"
+    "                         pass N bytes (default 8000, HotSpot's limit\n"
+    "                         for compiling a method; 1: every such one)\n"
     "\n"
     "Inputs and output:\n"
     "      --jdk PATH         read every module of the JDK at PATH (a JDK\n"
@@ -493,7 +497,7 @@ int main(int argc, char **argv) {
     OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP,
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
-    OPT_COUNT_ALLOC
+    OPT_COUNT_ALLOC, OPT_COMPACT
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -511,6 +515,7 @@ int main(int argc, char **argv) {
       {"jop-split-exceptions", no_argument, NULL, OPT_JOP_SPLIT},
       {"count-bytecodes", no_argument, NULL, OPT_COUNT_BC},
       {"count-allocations", no_argument, NULL, OPT_COUNT_ALLOC},
+      {"compact-above", required_argument, NULL, OPT_COMPACT},
       {"classpath", required_argument, NULL, OPT_CLASSPATH},
       {"policy", required_argument, NULL, OPT_POLICY},
       {"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
@@ -604,6 +609,9 @@ int main(int argc, char **argv) {
     case OPT_JOP_SPLIT: o.jop_split = 1; o.jop_set = 1; break;
     case OPT_COUNT_BC: o.count_bytecodes = 1; break;
     case OPT_COUNT_ALLOC: o.count_allocs = 1; break;
+    case OPT_COMPACT:
+      o.compact_above = number(optarg, 1, 65535, "--compact-above");
+      break;
     case OPT_CLOSURE: o.closure = 1; break;
     case OPT_NO_CLOSURE: o.closure = 0; break;
     case OPT_CLASSPATH:
@@ -1026,6 +1034,17 @@ int main(int argc, char **argv) {
               "bytecodes, in %zu class%s%s\n", st.xf_unsup,
               st.xf_unsup == 1 ? "" : "s", st.xf_unsup_classes,
               st.xf_unsup_classes == 1 ? "" : "es",
+              o.verbose > 0 ? "" : " (-v names them)");
+    if (st.xf_compact)
+      fprintf(stderr, "cccp-rewrite: %zu method bod%s in the compact form "
+              "(for HotSpot's 8000-byte limit for compiling a method)\n",
+              st.xf_compact, st.xf_compact == 1 ? "y" : "ies");
+    if (st.xf_huge)
+      fprintf(stderr, "cccp-rewrite: note: %zu method bod%s past HotSpot's "
+              "8000-byte limit for compiling a method only once "
+              "instrumented: interpreted unless run with "
+              "-XX:-DontCompileHugeMethods%s\n", st.xf_huge,
+              st.xf_huge == 1 ? "y" : "ies",
               o.verbose > 0 ? "" : " (-v names them)");
     if (st.methods_unchanged)
       fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",

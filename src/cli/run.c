@@ -147,6 +147,7 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   xo.jop_split = r->o->jop_split;
   xo.count_bytecodes = r->o->count_bytecodes;
   xo.count_allocs = r->o->count_allocs;
+  xo.compact_above = (uint32_t)r->o->compact_above;
   const char *name = cr_cf_this_name(c);
   xo.no_twins = name && r->h && cr_hier_redefined_path(r->h, name);
   int rc = cr_xf_cccp(c, &xo, d);
@@ -158,6 +159,8 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   r->st->xf_blocks += xo.nblocks;
   r->st->xf_unsup += xo.nunsup;
   r->st->xf_unsup_classes += xo.nunsup_classes;
+  r->st->xf_compact += xo.ncompact;
+  r->st->xf_huge += xo.nhuge;
   pthread_mutex_unlock(&r->mu);
   return 0;
 }

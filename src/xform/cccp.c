@@ -107,6 +107,8 @@ typedef struct xf {
   struct initg *inits;      /* classes this one may initialise */
   uint32_t ninits, cinits;
   int in_init;              /* instrumenting a constructor */
+  int compact;              /* the sites being rewritten are in the
+                               compact part of a body ('instrument') */
   int bumped;               /* version raised to 52 (an old interface) */
   int err;                  /* first fatal error (pool full, OOM) */
 } xf;
@@ -919,8 +921,15 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 ** (JVMS 4.10.1.9 invokespecial), which the frame computation does not
 ** do; the slot is then not restored if that constructor throws.
 */
+static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                         const mid *node, const char *spill);
+
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const mid *node, int nohandler, const char *spill) {
+  if (x->compact) {
+    wrap_compact(x, b, i, ccl, prev, node, spill);
+    return;
+  }
   if (spill) {
     /* the arguments go to locals from prev + 1 on, so that the receiver
     ** below them can be passed to CC.enterv */
@@ -949,6 +958,35 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   if (g) g->target = skip;
   emit_rethrow(x, b, after, prev, start, end);
   cr_body_insert_before(b, after, skip);
+}
+
+/*
+** Call 'i' in the compact part of a body ('instrument'), where the slot
+** holds the method's node 'cc' all along: a call that finds its node in
+** the slot needs nothing, and one that makes its callee's node sets it
+** and puts 'cc' back after the call:
+**   [spill; dup] aload cc; MID; CC.enter[v]; CC.set; pop; [unspill]
+**   <call> aload cc; CC.set; pop
+** An exception from the call finds 'cc' put back by the method's handler
+** that catches it, or the slot's value at entry by the catch-all one.
+*/
+static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                         const mid *node, const char *spill) {
+  if (!node) return;
+  if (spill) {
+    spill_args(x, b, i, spill, prev + 1, 1);
+    emit(x, b, i, CR_OP_DUP, 0);
+  }
+  emit(x, b, i, CR_OP_ALOAD, ccl);
+  emit_mid(x, b, i, node);
+  emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, i, CR_OP_POP, 0);
+  if (spill) spill_args(x, b, i, spill, prev + 1, 0);
+  cr_insn *after = i->next;
+  emit(x, b, after, CR_OP_ALOAD, ccl);
+  emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, after, CR_OP_POP, 0);
 }
 
 /* 1 for a signature-polymorphic call (JVMS 2.9.3): the owner is
@@ -1074,6 +1112,7 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
 ** slot is set around 'i' every time.
 */
 static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
+  if (x->compact) return;               /* the slot holds the node */
   cr_cpool *cp = x->c->cp;
   const char *t;
   if (i->op == CR_OP_NEW) {
@@ -1352,18 +1391,163 @@ static int stores_to(const cr_body *b, uint32_t n) {
 }
 
 /*
-** Instrument the body of 'm' (name 'name', original descriptor 'desc';
-** for an ESI twin 'm' already has the twin's descriptor): the entry makes
-** the method's node into a new local 'cc', from the extra parameter (ESI)
-** or the thread-local slot (OSI), and every call site passes it on.
+** HotSpot compiles no method of more bytes of code than this
+** (-XX:HugeMethodLimit, with DontCompileHugeMethods on by default).
 */
-static int instrument(xf *x, cr_member *m, int how, const char *name,
-                      const char *desc, cr_diag *md) {
+#define HUGE_METHOD 8000
+
+/*
+** The call that initialises 'this' in a constructor, when the code up to
+** it is straight: no branch, switch, return or throw, no label that one
+** targets or that bounds an exception range, no 'new' of this class or
+** its superclass (whose constructor call it could be). NULL otherwise.
+*/
+static cr_insn *this_init(xf *x, cr_body *b) {
+  cr_cpool *cp = x->c->cp;
+  const char *sup = own_super(x);
+  cr_insn *it = NULL;
+  uint8_t *pre = cr_arena_calloc(x->a, b->ninsn + 1, 1);
+  if (!pre) {
+    oom(x);
+    return NULL;
+  }
+  for (cr_insn *i = b->first; i && !it; i = i->next) {
+    pre[i->id] = 1;
+    if (i->op == CR_OP_LABEL) continue;
+    uint16_t fl = cr_op_info(i->op)->flags;
+    if (fl & (CR_OPF_COND | CR_OPF_GOTO | CR_OPF_JSR | CR_OPF_SWITCH |
+              CR_OPF_RETURN | CR_OPF_THROW | CR_OPF_RET | CR_OPF_NOFALL))
+      return NULL;
+    const char *owner = NULL, *name = NULL;
+    if (i->op == CR_OP_NEW) {
+      owner = cr_cp_class_name(cp, (uint32_t)i->a);
+    } else if (i->op == CR_OP_INVOKESPECIAL) {
+      const cr_cpentry *ref = cr_cp_get(cp, (uint32_t)i->a);
+      const cr_cpentry *nat = ref ? cr_cp_get(cp, ref->b) : NULL;
+      owner = ref ? cr_cp_class_name(cp, ref->a) : NULL;
+      name = nat ? cr_cp_str(cp, nat->a) : NULL;
+      if (!name || strcmp(name, "<init>") != 0) continue;
+    } else {
+      continue;
+    }
+    if (!owner) return NULL;
+    int mine = strcmp(owner, x->name) == 0 || (sup && strcmp(owner, sup) == 0);
+    if (mine && i->op == CR_OP_NEW) return NULL;
+    if (mine) it = i;
+  }
+  if (!it) return NULL;
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->target && pre[i->target->id]) return NULL;
+    if (i->sw) {
+      if (i->sw->dflt && pre[i->sw->dflt->id]) return NULL;
+      for (uint32_t k = 0; k < i->sw->n; k++)
+        if (pre[i->sw->targets[k]->id]) return NULL;
+    }
+  }
+  for (uint32_t k = 0; k < b->ntcb; k++)
+    if (pre[b->tcb[k].start->id] || pre[b->tcb[k].end->id] ||
+        pre[b->tcb[k].handler->id])
+      return NULL;
+  return it;
+}
+
+/*
+** The handlers of 'b' that cover their own start, as javac's catch-any
+** handler of a synchronized block does ("astore t; aload lock;
+** monitorexit; aload t; athrow", the range from the handler to its
+** monitorexit), flagged in '*self' by node id. Putting the node back
+** there would be a call covered by its own handler, which C1 refuses to
+** compile ("exception handler covers itself"); such a handler needs it
+** only if its code reads the slot before it throws. 0, or 1 when one
+** may (a call, a class initialisation, a branch before the 'athrow').
+*/
+static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
+  uint32_t *pos = cr_arena_calloc(x->a, b->ninsn + 1, sizeof *pos);
+  uint8_t *s = cr_arena_calloc(x->a, b->ninsn + 1, 1);
+  if (!pos || !s) return oom(x);
+  uint32_t n = 0;
+  for (cr_insn *i = b->first; i; i = i->next) pos[i->id] = n++;
+  for (uint32_t k = 0; k < b->ntcb; k++) {
+    const cr_tcb *t = &b->tcb[k];
+    uint32_t h = pos[t->handler->id];
+    if (h < pos[t->start->id] || h >= pos[t->end->id]) continue;
+    s[t->handler->id] = 1;
+    for (cr_insn *i = t->handler->next;; i = i->next) {
+      if (!i) return 1;
+      if (i->op == CR_OP_LABEL) continue;
+      if (i->op == CR_OP_ATHROW) break;
+      uint16_t fl = cr_op_info(i->op)->flags;
+      if ((fl & (CR_OPF_INVOKE | CR_OPF_COND | CR_OPF_GOTO | CR_OPF_JSR |
+                 CR_OPF_SWITCH | CR_OPF_RETURN | CR_OPF_RET |
+                 CR_OPF_NOFALL)) || may_init(i))
+        return 1;
+    }
+  }
+  *self = s;
+  return 0;
+}
+
+/*
+** The compact body's protocol around its code ['cstart', 'tail') (see
+** 'build'), after its call sites: the slot gets 'cc' at 'cstart' (its
+** old value to 'prev'), back at the start of each of the method's own
+** handlers (the first 'norig' entries of the table) but those flagged
+** in 'self' ('self_handlers'), and 'prev' again before each return.
+*/
+static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
+                         int ccl, int prev, uint32_t norig,
+                         const uint8_t *self) {
+  emit(x, b, cstart, CR_OP_ALOAD, ccl);
+  emit(x, b, cstart, CR_OP_INVOKESTATIC, x->r_set);
+  emit(x, b, cstart, CR_OP_ASTORE, prev);
+  for (uint32_t k = 0; k < norig && !x->err; k++) {
+    cr_insn *h = b->tcb[k].handler;
+    uint32_t j = 0;
+    while (j < k && b->tcb[j].handler != h) j++;
+    if (j < k || self[h->id]) continue; /* done, or not wanted */
+    cr_insn *at = h->next;
+    emit(x, b, at, CR_OP_ALOAD, ccl);
+    emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
+    emit(x, b, at, CR_OP_POP, 0);
+  }
+  for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next)
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      emit_restore(x, b, i, prev);
+}
+
+/*
+** Build the instrumented body of 'm' into '*out' (name 'name', original
+** descriptor 'desc'; for an ESI twin 'm' already has the twin's
+** descriptor): the entry makes the method's node into a new local 'cc',
+** from the extra parameter (ESI) or the thread-local slot (OSI), and every
+** call site passes it on. '*nbl' block counters, '*nunsup' bytecodes JOP
+** cannot run.
+**
+** 'cm' asks for the compact form, for a body that would otherwise pass
+** HUGE_METHOD: after the entry the slot holds 'cc' until the method
+** returns or throws (the old value kept in 'prev', put back before each
+** return and by a catch-all handler, last in the table), so that the
+** call sites that find their node in the slot and the class
+** initialisations need no code, and the others need no handler of their
+** own ('wrap_compact'). A constructor keeps the ordinary form up to the
+** call that initialises 'this' (the catch-all handler must not cover an
+** uninitialised 'this'), and is not made compact when the code up to
+** there is not straight. Nonzero without 'err' set: not possible.
+*/
+static int build(xf *x, cr_member *m, int how, const char *name,
+                 const char *desc, int cm, cr_body **out, uint32_t *onbl,
+                 uint32_t *onunsup, cr_diag *md) {
   cr_body *b;
   uint32_t size = cr_member_code(m)->code_len;
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
   if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
+  x->in_init = strcmp(name, "<init>") == 0;
+  cr_insn *ithis = NULL;
+  uint8_t *self = NULL;
+  if (cm && x->in_init && !(ithis = this_init(x, b)))
+    return x->err ? x->err : 1;
+  if (cm && self_handlers(x, b, &self)) return x->err ? x->err : 1;
   xf_block *bl = NULL;
   uint32_t nbl = 0, nunsup = 0;
   if (counting(x) && cr_xf_blocks(b, x->o->jop, x->o->jop_split, x->a, &bl,
@@ -1399,12 +1583,12 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
   counters(x, b, bl, nbl, ccl);
+  uint32_t norig0 = b->ntcb;            /* the method's own handlers */
   cr_insn *first = b->first, *locked = NULL, *tail = NULL;
+  /* the end of the body, before a forwarding block */
+  if (lock || cm) tail = emit_label(x, b, NULL);
   if (owner) {
-    if (lock) {
-      emit_lock_copy(x, b, first, lk);
-      tail = emit_label(x, b, NULL);    /* the end of the body */
-    }
+    if (lock) emit_lock_copy(x, b, first, lk);
     cr_insn *go = emit_label(x, b, first);
     emit_dispatch(x, b, go, name, desc, me, p, prev);
     if (lock) {
@@ -1429,21 +1613,134 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
     emit(x, b, first, CR_OP_ACONST_NULL, 0);
     emit(x, b, first, CR_OP_ASTORE, p);
   }
+  cr_insn *cstart = NULL;
+  if (cm) {
+    if (!(cstart = cr_label_new(b))) return oom(x);
+    if (ithis) cr_body_insert_after(b, ithis, cstart);
+    else cr_body_insert_before(b, first, cstart);
+  }
   uint32_t norig = b->ntcb;
-  x->in_init = strcmp(name, "<init>") == 0;
-  for (uint32_t k = 0; k < ninv && !x->err; k++)
+  /* in a compact constructor, the sites up to the call that initialises
+  ** 'this' have the ordinary form */
+  x->compact = cm && !ithis;
+  for (uint32_t k = 0; k < ninv && !x->err; k++) {
     rewrite_site(x, b, inv[k], ccl, prev);
+    if (inv[k] == ithis) x->compact = 1;
+  }
+  x->compact = cm && !ithis;
   /* an invokestatic that now passes the node does not set the slot */
-  for (uint32_t k = 0; k < nini && !x->err; k++)
+  for (uint32_t k = 0; k < nini && !x->err; k++) {
+    if (ithis && ini[k]->orig > ithis->orig) x->compact = 1;
     if (ini[k]->op != CR_OP_INVOKESTATIC || passes_node(x, ini[k]))
       init_site(x, b, ini[k], ccl, prev);
+  }
+  x->compact = 0;
+  if (x->err) return x->err;
+  if (cm) compact_code(x, b, cstart, tail, ccl, prev, norig0, self);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
+  if (cm) {
+    /* the catch-all handler, outermost but for the monitor's */
+    cr_insn *h = emit_label(x, b, tail);
+    emit_restore(x, b, tail, prev);
+    emit(x, b, tail, CR_OP_ATHROW, 0);
+    if (!x->err && cr_body_add_tcb(b, cstart, h, h, 0, x->d))
+      x->err = x->d->code;
+    if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
+  }
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
+  if (x->err) return x->err;
+  *out = b;
+  *onbl = nbl;
+  *onunsup = nunsup;
+  return 0;
+}
+
+/*
+** Instrument the body of 'm' (see 'build'). A method of at most
+** HUGE_METHOD bytes whose ordinary instrumented body would pass that
+** limit, which HotSpot would then never compile, gets the compact form
+** when possible; one that still passes it is noted.
+*/
+static int instrument(xf *x, cr_member *m, int how, const char *name,
+                      const char *desc, cr_diag *md) {
+  uint32_t size = cr_member_code(m)->code_len;
+  uint16_t flags = m->flags;
+  uint32_t nesi = x->o->nsites_esi, ntl = x->o->nsites_tl,
+           nnode = x->o->nsites_node;
+  cr_body *b = NULL, *ord = NULL;
+  uint32_t nbl = 0, nunsup = 0, onbl = 0, onunsup = 0;
+  uint16_t flags1 = 0;
+  uint32_t s1[3] = {0, 0, 0};
+  int rc = build(x, m, how, name, desc, 0, &b, &nbl, &nunsup, md);
+  if (rc) return rc;
+  if (size <= HUGE_METHOD) {
+    cr_diag ld;
+    cr_diag_clear(&ld);
+    int lr = cr_body_layout(b, &ld);
+    if (lr == CR_ENOMEM) return oom(x);
+    uint32_t above = x->o->compact_above ? x->o->compact_above : HUGE_METHOD;
+    if (lr || b->code_len > above) {
+      /* again from the original code, in the compact form */
+      flags1 = m->flags;
+      s1[0] = x->o->nsites_esi;
+      s1[1] = x->o->nsites_tl;
+      s1[2] = x->o->nsites_node;
+      m->flags = flags;
+      x->o->nsites_esi = nesi;
+      x->o->nsites_tl = ntl;
+      x->o->nsites_node = nnode;
+      cr_body *cb = NULL;
+      uint32_t cnbl = 0, cnunsup = 0;
+      cr_diag cd;
+      cr_diag_clear(&cd);
+      int cr = build(x, m, how, name, desc, 1, &cb, &cnbl, &cnunsup, &cd);
+      if (x->err) return x->err;
+      if (cr == 0) {
+        ord = b;
+        onbl = nbl;
+        onunsup = nunsup;
+        b = cb;
+        nbl = cnbl;
+        nunsup = cnunsup;
+      } else {
+        m->flags = flags1;
+        x->o->nsites_esi = s1[0];
+        x->o->nsites_tl = s1[1];
+        x->o->nsites_node = s1[2];
+      }
+    }
+  }
   rc = commit(x, b, md);
+  if (rc && ord && !x->err) {
+    /* the compact body failed (its frames): the ordinary one instead */
+    cr_diag_clear(md);
+    m->flags = flags1;
+    x->o->nsites_esi = s1[0];
+    x->o->nsites_tl = s1[1];
+    x->o->nsites_node = s1[2];
+    b = ord;
+    nbl = onbl;
+    nunsup = onunsup;
+    ord = NULL;
+    rc = commit(x, b, md);
+  }
   if (rc == 0) {
+    if (ord) x->o->ncompact++;
     x->o->nblocks += nbl;
     if (x->tally) x->nunsup += nunsup;
+    uint32_t now = cr_member_code(m)->code_len;
+    if (size <= HUGE_METHOD && now > HUGE_METHOD) {
+      x->o->nhuge++;
+      if (x->o->note) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "class %s: method %s%s%s grows from %u "
+                 "to %u bytes of code, past HotSpot's %d-byte limit for "
+                 "compiling a method", x->name, name, desc,
+                 how == ESI ? " (its twin)" : "", size, now, HUGE_METHOD);
+        x->o->note(x->o->ctx, x->c, msg);
+      }
+    }
   }
   return rc;
 }
