@@ -130,3 +130,22 @@ commons-logging.jar commons-io.jar" \
     echo "  skip lucene: no index made (no Lucene 4.10 demo in $APPS_SJ?)"
   fi
 }
+
+# mask FILE: the locations of the jars a warning names (the copies' and
+# the rewritten jars' folders differ)
+mask() {
+  sed -E 's#\(file:[^)]*/([^/)]*)\)#(file:.../\1)#g' "$1"
+}
+
+# same_output WHAT P I: passes when run folder I printed (out.txt, jar
+# locations masked) and wrote (gen/) exactly what the plain run P did
+same_output() {
+  if cmp -s <(mask "$2/out.txt") <(mask "$3/out.txt") &&
+     diff -r "$2/gen" "$3/gen" >/dev/null; then
+    pass "$1: output identical ($(wc -l <"$2/out.txt") lines, $(ls "$2/gen" | wc -l) files)"
+  else
+    fail "$1: output differs"
+    diff <(mask "$2/out.txt") <(mask "$3/out.txt") | head -5 | sed 's/^/       /'
+    diff -r "$2/gen" "$3/gen" | head -3 | sed 's/^/       /'
+  fi
+}

@@ -52,12 +52,6 @@ JDKS=("$JDK17")
 if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
 else echo "  skip JDK 25: none at $JDK25"; fi
 
-# mask FILE: the locations of the jars a warning names (the copies' and
-# the rewritten jars' folders differ)
-mask() {
-  sed -E 's#\(file:[^)]*/([^/)]*)\)#(file:.../\1)#g' "$1"
-}
-
 # app NAME "PREFIXES" "JARS" MAIN ARGS... (tests/apps.sh): instrument
 # JARS (all into one folder; the first is the class path), then per JDK
 # run MAIN ARGS plain, under the oracle and instrumented, each in its own
@@ -107,14 +101,7 @@ app() {
     if [ ! -s "$P/out.txt" ] && [ -z "$(ls -A "$P/gen")" ]; then
       fail "$name on JDK $v: the plain run printed and wrote nothing"; continue
     fi
-    if cmp -s <(mask "$P/out.txt") <(mask "$I/out.txt") &&
-       diff -r "$P/gen" "$I/gen" >/dev/null; then
-      pass "$name on JDK $v: instrumented output identical ($(wc -l <"$P/out.txt") lines, $(ls "$P/gen" | wc -l) files)"
-    else
-      fail "$name on JDK $v: instrumented output differs"
-      diff <(mask "$P/out.txt") <(mask "$I/out.txt") | head -5 | sed 's/^/       /'
-      diff -r "$P/gen" "$I/gen" | head -3 | sed 's/^/       /'
-    fi
+    same_output "$name on JDK $v, instrumented" "$P" "$I"
     check "$name on JDK $v: output identical under the oracle" \
       cmp "$P/out.txt" "$O/out.txt"
     if [ ! -s "$I/cct.xml" ] || [ ! -s "$O/cct.xml" ]; then

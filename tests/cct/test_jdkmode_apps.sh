@@ -36,12 +36,6 @@ use_jdks
 [ -f "$ROOT/$BUILD/cccp-rt-jdk.jar" ] ||
   { fail "missing $BUILD/cccp-rt-jdk.jar (run make)"; finish; exit 1; }
 
-# mask FILE: the locations of the jars a warning names (the copies' and
-# the rewritten jars' folders differ)
-mask() {
-  sed -E 's#\(file:[^)]*/([^/)]*)\)#(file:.../\1)#g' "$1"
-}
-
 # stat_of LABEL: the calls of a line of 'cccp-report stats' ($T/stats),
 # e.g. "app -> JDK"
 stat_of() {
@@ -111,14 +105,7 @@ app() {
   if [ ! -s "$P/out.txt" ] && [ -z "$(ls -A "$P/gen")" ]; then
     fail "$name on JDK $v: the plain run printed and wrote nothing"; return 0
   fi
-  if cmp -s <(mask "$P/out.txt") <(mask "$I/out.txt") &&
-     diff -r "$P/gen" "$I/gen" >/dev/null; then
-    pass "$name on JDK $v, JDK mode: output identical ($(wc -l <"$P/out.txt") lines, $(ls "$P/gen" | wc -l) files)"
-  else
-    fail "$name on JDK $v, JDK mode: output differs"
-    diff <(mask "$P/out.txt") <(mask "$I/out.txt") | head -5 | sed 's/^/       /'
-    diff -r "$P/gen" "$I/gen" | head -3 | sed 's/^/       /'
-  fi
+  same_output "$name on JDK $v, JDK mode" "$P" "$I"
   if [ ! -s "$I/cct.xml" ]; then
     fail "$name on JDK $v: no profile written"; return 0
   fi
