@@ -74,6 +74,23 @@ oracle_blind() {
   done
 }
 
+# jar_like ORIG LIKE OUT: ORIG's entries, stored, ordered and dated as
+# LIKE (a rewritten jar) stores them: the jar an oracle run reads where
+# the instrumented run reads LIKE (which entries are deflated is calls
+# too)
+jar_like() {
+  python3 - "$@" <<'EOF'
+import sys, zipfile
+orig, like, out = sys.argv[1:4]
+with zipfile.ZipFile(orig) as zi, zipfile.ZipFile(like) as zl, \
+     zipfile.ZipFile(out, 'w') as zo:
+    names = set(zi.namelist())
+    for i in zl.infolist():
+        if i.filename in names:
+            zo.writestr(i, zi.read(i.filename), compress_type=i.compress_type)
+EOF
+}
+
 # jdk_version HOME: the JDK's feature version (17, 25).
 jdk_version() {
   "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1

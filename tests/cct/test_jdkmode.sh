@@ -37,20 +37,6 @@ check "build the JNI library" cc -shared -fPIC -O -I"$JDK17/include" \
 (cd "$T/cls" && "$JDK17/bin/jar" cf "$T/prog.jar" prog jni)
 (cd "$T/tcls" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
 
-# jar_like ORIG LIKE OUT: ORIG's entries, stored, ordered and dated as
-# LIKE (a rewritten jar) stores them
-jar_like() {
-  python3 - "$@" <<'EOF'
-import sys, zipfile
-orig, like, out = sys.argv[1:4]
-with zipfile.ZipFile(orig) as zi, zipfile.ZipFile(like) as zl, \
-     zipfile.ZipFile(out, 'w') as zo:
-    names = set(zi.namelist())
-    for i in zl.infolist():
-        if i.filename in names:
-            zo.writestr(i, zi.read(i.filename), compress_type=i.compress_type)
-EOF
-}
 mkdir -p "$T/e" && echo x >"$T/e/x.txt" && (cd "$T/e" && "$JDK17/bin/jar" cf "$T/empty.jar" x.txt)
 
 # Overlap floor with the JDK's internals visible; the oracle's blind

@@ -116,9 +116,66 @@ app() {
                    NF == 4 && thr == "[main]" && $4 == m { ok = 1 }
                    END { exit !ok }' "$T/tree"
   profile_checks "$name on JDK $v" "$I/cct.xml"
+  oracle_checks "$name" "$main" "$base" "$inst" "${paths[@]}" -- "$@"
   # the profile is large: only what a failure needs is kept
   [ -n "${KEEP:-}" ] || rm -f "$I/cct.xml"
 }
+
+# The JVMTI oracle with every JDK frame counted, for the applications of
+# ORACLE_APPS on JDK 17 (name:floor %): the plain JDK runs patched as the
+# instrumented one is, with the original classes ($T/id$v: cccp-rewrite
+# --identity --jdk; the runtime jar for java.base), and the original
+# jars stored as the rewritten ones, at paths of the same length (the
+# JDK's reading of its patch jars and of the application's jars are
+# calls too); the oracle opens every module's reader before it records
+# (open_patches=1), as the runtime does before it profiles. README
+# "Status" lists what still differs.
+ORACLE_APPS=" antlr:98.5 rhino:96 h2:94 xalan:94 "
+oracle_checks() {
+  local name=$1 main=$2 base=$3 inst=$4 floor j p q o="$3/o" ocp=""
+  shift 4
+  local paths=()
+  while [ "$1" != -- ]; do paths+=("$1"); shift; done
+  shift
+  floor=$(echo "$ORACLE_APPS" | sed -n "s/.* $name:\([0-9.]*\) .*/\1/p")
+  [ "$v" = 17 ] && [ -n "$floor" ] && [ -s "$T/oracle$v.args" ] || return 0
+  mkdir -p "$base/oj" "$o/gen"
+  for j in "$inst"/*.jar; do
+    p=$APPS_SJ/$(basename "$j")
+    for q in "${paths[@]}"; do [ "$(basename "$q")" != "$(basename "$j")" ] || p=$q; done
+    [ -f "$p" ] && jar_like "$p" "$j" "$base/oj/$(basename "$j")"
+  done
+  for j in "${paths[@]}"; do ocp="$ocp${ocp:+:}$base/oj/$(basename "$j")"; done
+  local args=() a
+  for a in "$@"; do args+=("${a//@OUT@/$o/gen}"); done
+  (cd "$o" && "$J/bin/java" "${JOPTS[@]}" @"$T/oracle$v.args" \
+     -agentpath:"$ORACLE_LIB=out=$o/cct.xml,open_patches=1" -cp "$ocp" "$main" "${args[@]}" \
+     >out.txt 2>&1)
+  "$REPORT" compare --collapse-generated "${BLIND[@]}" "${HIDE_MORE[@]}" \
+    --min-overlap "$floor" "$o/cct.xml" "$base/i/cct.xml" >"$T/res" 2>&1
+  if [ $? = 0 ]; then
+    pass "$name on JDK $v: CCT with the JDK's internals vs the oracle: $(head -1 "$T/res") (>= $floor%)"
+  else
+    fail "$name on JDK $v: CCT with the JDK's internals vs the oracle (>= $floor%)"
+    head -6 "$T/res" | cut -c1-240 | sed 's/^/       /'
+  fi
+  [ -n "${KEEP:-}" ] || rm -f "$o/cct.xml"
+}
+
+# oracle_setup: for the JDK $J in $D, the oracle agent and the options
+# of its runs ($T/oracle$v.args), on JDK 17
+oracle_setup() {
+  [ "$v" = 17 ] || return 0
+  local id="$T/id$v" j A
+  oracle_for "$J"; ORACLE_LIB=$A
+  expect_exit 0 "JDK $v: its original classes as patch jars (--identity --jdk)" \
+    "$REWRITE" -q --identity --jdk "$J" -o "$id"
+  for j in "$id"/*.jar; do zip -q -d "$j" module-info.class >/dev/null 2>&1; done
+  sed -e "s#^java\.base=[^:]*:#java.base=$id/java.base.jar:#" \
+      -e "/^java\.base=/!s#^\([a-z0-9.]*\)=.*/\([^/]*\)\$#\1=$id/\2#" \
+      "$D/cccp.args" >"$T/oracle$v.args"
+}
+oracle_blind
 
 # javac_checks: javac on the instrumented JDK 17 ($J, $D) compiles
 # modules of the JDK's own sources as plain javac does
@@ -188,6 +245,7 @@ for J in "${JDKS[@]}"; do
   expect_exit 0 "instrument the whole JDK $v" "$REWRITE" -q --jdk "$J" -o "$D"
   [ -s "$D/jdk.summary" ] && [ -s "$D/cccp.args" ] ||
     { fail "JDK $v: no jdk.summary or cccp.args"; continue; }
+  oracle_setup
   APPS_JAVA="$JDK17/bin/java" apps_each app
   [ "$v" != 17 ] || javac_checks
   [ -n "${KEEP:-}" ] || rm -rf "$D"

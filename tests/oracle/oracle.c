@@ -19,6 +19,11 @@
 **   costed=P[:P...]    internal class-name prefixes ("control/:packet/"):
 **                      only methods of these classes are costed and
 **                      counted; required with jop=
+**   open_patches=1     at VM init, before recording, open the reader of
+**                      every module of the boot layer (as the runtime of
+**                      an instrumented JDK does while profiling is off:
+**                      the JDK reads a patch jar's entries in Java the
+**                      first time a loader looks up one of its resources)
 **   counts=1           metrics 'bytecodes' and 'allocations' (new,
 **                      newarray, anewarray, multianewarray); without
 **                      costed= every method with bytecode is counted
@@ -113,6 +118,8 @@ static size_t mtabn;
 static tstate *threads, *threads_tail;
 static char outpath[4096] = "cccp-oracle.xml";
 static int app_only;
+static int open_patches;        /* open_patches=1 */
+static JNIEnv *muted;           /* the thread opening them: not recorded */
 static volatile int dead;
 static unsigned long long exc_exits, unmatched_exits, unmatched_steps,
     unstepped_frames;
@@ -363,8 +370,7 @@ static uint32_t cached_index(tstate *s, jmethodID id, const meth **out) {
 static void JNICALL on_method_entry(jvmtiEnv *e, JNIEnv *jni, jthread t,
                              jmethodID id) {
   (void)e;
-  (void)jni;
-  if (dead) return;
+  if (dead || jni == muted) return;
   tstate *s = state(t);
   const meth *p;
   uint32_t m = cached_index(s, id, &p);
@@ -393,9 +399,8 @@ static void JNICALL on_method_exit(jvmtiEnv *e, JNIEnv *jni, jthread t,
                             jmethodID id, jboolean by_exception,
                             jvalue rv) {
   (void)e;
-  (void)jni;
   (void)rv;
-  if (dead) return;
+  if (dead || jni == muted) return;
   tstate *s = state(t);
   const meth *p;
   uint32_t m = cached_index(s, id, &p);
@@ -649,6 +654,8 @@ static int options(const char *opt) {
       app_only = 1;
     } else if (n == 11 && strncmp(opt, "threads=all", 11) == 0) {
       app_only = 0;
+    } else if (n == 14 && strncmp(opt, "open_patches=1", 14) == 0) {
+      open_patches = 1;
     } else if (n == 8 && strncmp(opt, "counts=1", 8) == 0) {
       counts = 1;
     } else if ((v = value(opt, n, "costed=")) && !costed) {
@@ -676,7 +683,7 @@ static int options(const char *opt) {
   bad:
     fprintf(stderr, "cccp-oracle: bad option '%.*s' (want out=FILE,"
             "threads=all|app,jop=2014|2008,rws=N,wws=N,sw=N,cache=W:B,"
-            "costed=PREFIX[:PREFIX...],counts=1)\n", (int)n, opt);
+            "costed=PREFIX[:PREFIX...],counts=1,open_patches=1)\n", (int)n, opt);
     return -1;
   }
   if (cache_blocks && year < 0) {
@@ -698,6 +705,44 @@ static int options(const char *opt) {
 
   jop = 1;
   return 0;
+}
+
+/* open_patches=1: Module.getResourceAsStream of a name no module has,
+** for each module of the boot layer, with this thread's events ignored */
+static void JNICALL on_vm_init(jvmtiEnv *e, JNIEnv *jni, jthread t) {
+  (void)e;
+  (void)t;
+  if (!open_patches) return;
+  muted = jni;
+  jclass ml = (*jni)->FindClass(jni, "java/lang/ModuleLayer");
+  jclass co = (*jni)->FindClass(jni, "java/util/Collection");
+  jclass mo = (*jni)->FindClass(jni, "java/lang/Module");
+  jclass is = (*jni)->FindClass(jni, "java/io/InputStream");
+  jmethodID boot = ml ? (*jni)->GetStaticMethodID(jni, ml, "boot",
+                                                 "()Ljava/lang/ModuleLayer;") : 0;
+  jmethodID mods = ml ? (*jni)->GetMethodID(jni, ml, "modules",
+                                           "()Ljava/util/Set;") : 0;
+  jmethodID arr = co ? (*jni)->GetMethodID(jni, co, "toArray",
+                                          "()[Ljava/lang/Object;") : 0;
+  jmethodID res = mo ? (*jni)->GetMethodID(jni, mo, "getResourceAsStream",
+                       "(Ljava/lang/String;)Ljava/io/InputStream;") : 0;
+  jmethodID cl = is ? (*jni)->GetMethodID(jni, is, "close", "()V") : 0;
+  jobject layer = boot ? (*jni)->CallStaticObjectMethod(jni, ml, boot) : NULL;
+  jobject set = layer && mods ? (*jni)->CallObjectMethod(jni, layer, mods) : NULL;
+  jobjectArray a = set && arr ? (*jni)->CallObjectMethod(jni, set, arr) : NULL;
+  jstring name = (*jni)->NewStringUTF(jni, "META-INF/cccp.none");
+  for (jsize i = 0, n = a && res ? (*jni)->GetArrayLength(jni, a) : 0;
+       i < n; i++) {
+    jobject m = (*jni)->GetObjectArrayElement(jni, a, i);
+    jobject in = (*jni)->CallObjectMethod(jni, m, res, name);
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    if (in && cl) (*jni)->CallVoidMethod(jni, in, cl);
+    if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+    (*jni)->DeleteLocalRef(jni, m);
+    if (in) (*jni)->DeleteLocalRef(jni, in);
+  }
+  if ((*jni)->ExceptionCheck(jni)) (*jni)->ExceptionClear(jni);
+  muted = NULL;
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
@@ -731,12 +776,13 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *opt, void *res) {
   cb.MethodExit = on_method_exit;
   cb.ThreadStart = on_thread_start;
   cb.VMDeath = on_death;
+  cb.VMInit = on_vm_init;
   cb.SingleStep = on_step;
   cb.ExceptionCatch = on_catch;
   (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb);
   jvmtiEvent ev[] = {JVMTI_EVENT_METHOD_ENTRY, JVMTI_EVENT_METHOD_EXIT,
                      JVMTI_EVENT_THREAD_START, JVMTI_EVENT_VM_DEATH,
-                     JVMTI_EVENT_SINGLE_STEP};
+                     JVMTI_EVENT_VM_INIT, JVMTI_EVENT_SINGLE_STEP};
   size_t nev = sizeof ev / sizeof ev[0] - !(jop || counts);
   if (cache_blocks &&
       (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
