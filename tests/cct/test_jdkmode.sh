@@ -62,7 +62,7 @@ for J in "${JDKS[@]}"; do
     bash -c "! unzip -l '$D/java.base.jar' | grep -q module-info.class"
   "$J/bin/java" -version >"$T/plain-version" 2>&1
   expect_exit 0 "JDK $v: the instrumented JDK boots" \
-    "$J/bin/java" @"$D/cccp.args" -version
+    "$J/bin/java" @"$D/cccp.args" -Dcccp.out="$T/version.xml" -version
   # class data sharing is off with --patch-module: "sharing" goes
   if [ "$err" = "$(sed 's/, sharing)/)/' "$T/plain-version")" ]; then
     pass "JDK $v: java -version says what it says without cccp (no warning; no CDS)"
