@@ -5,13 +5,18 @@
  * usage: java [options] -cp DRIVER_DIR:APP_CP AppsDriver WARM TIMED MAIN ARGS...
  *
  * WARM untimed runs first (class loading, JIT warm-up), then TIMED runs,
- * each printed on standard error as "iter NANOS" at the end (the
- * application may have replaced System.out). The driver is never
+ * each printed on standard error as "iter NANOS CPUNANOS" at the end (the
+ * application may have replaced System.out): wall time, and the CPU time
+ * of the thread that runs main (what a run costs where the machine is
+ * shared: time spent waiting for a core is left out, and so are the JIT
+ * compiler's and the garbage collector's threads). The driver is never
  * instrumented; it only calls into the application, whose output the
  * caller discards.
  * The mains chosen return (none calls System.exit on success), so no
  * SecurityManager is needed: it is deprecated on 17 and gone on 25.
  */
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
@@ -20,13 +25,19 @@ public final class AppsDriver {
     int warm = Integer.parseInt(a[0]), timed = Integer.parseInt(a[1]);
     Method m = Class.forName(a[2]).getMethod("main", String[].class);
     String[] args = Arrays.copyOfRange(a, 3, a.length);
-    long[] t = new long[timed];
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long[] t = new long[timed], c = new long[timed];
     for (int i = 0; i < warm + timed; i++) {
+      long c0 = mx.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       m.invoke(null, (Object) args.clone());
       long dt = System.nanoTime() - t0;
-      if (i >= warm) t[i - warm] = dt;
+      long dc = mx.getCurrentThreadCpuTime() - c0;
+      if (i >= warm) {
+        t[i - warm] = dt;
+        c[i - warm] = dc;
+      }
     }
-    for (long dt : t) System.err.println("iter " + dt);
+    for (int i = 0; i < timed; i++) System.err.println("iter " + t[i] + " " + c[i]);
   }
 }
