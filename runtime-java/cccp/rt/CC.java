@@ -32,23 +32,35 @@ public class CC {
   private CC tail;        // last child
   /*
    * Children by method id, from the second child on (both null before):
-   * open addressing, linear probing from 'mid & mask', 'keys[i]' the id
-   * of 'table[i]' (0 empty: id 0 makes no node). Ids are dense and the
-   * children of one node are often methods registered together, so the
-   * id itself spreads them and the first probe mostly finds the child: a
-   * node whose calls alternate between children costs two array loads
-   * more than a cache hit, not a walk of the sibling list (a likely cache
-   * miss per sibling). A collision probes on in 'keys' (one cache line)
-   * without touching other nodes, which are scattered in the heap. At
-   * most half full.
+   * open addressing, linear probing from 'home(mid)', 'keys[i]' the id of
+   * 'table[i]' (0 empty: id 0 makes no node). A node whose calls
+   * alternate between children then costs two array loads more than a
+   * cache hit, not a walk of the sibling list (a likely cache miss per
+   * sibling). The hash is chosen per node so that every child is at its
+   * home slot (see 'rehash'): the first probe finds the child, and a
+   * probe past it (measured: 15% of the calls into nodes of two children
+   * or more on h2 with the plain 'mid & mask', a quarter of its
+   * instrumented run time spent probing on) only happens for a new child
+   * or in a node too large to search for such a hash. At most half full.
    */
   private int[] keys;
   private CC[] table;
   private int nkids;      // number of children
+  private int hmul;       // home(m) = m * hmul >>> hshift
+  private int hshift;
+  /*
+   * App mode: the slot of the thread whose tree this node is in (null in
+   * JDK mode, in the trees of ended threads and in sentinels). A node is
+   * only ever stored in its own thread's slot (a thread's nodes reach no
+   * other thread), so 'set' finds the slot through the node instead of
+   * looking up the ThreadLocal.
+   */
+  Slot slot;
 
   private CC(int mid, CC parent) {
     this.mid = mid;
     this.parent = parent;
+    if (parent != null) slot = parent.slot;
   }
 
   /**
@@ -113,7 +125,7 @@ public class CC {
     Class<?> k = recv.getClass();
     Select.Hit[] l = Select.last;
     int m = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
-    if (m == Select.NONE)
+    if (m == Select.NONE && (m = Select.memo(mid << 1, k)) == Select.NONE)
       m = Slots.JDK ? selectJdk(mid, k) : Select.selectMiss(mid, k);
     return m == 0 ? parent : enter(parent, m);
   }
@@ -135,7 +147,9 @@ public class CC {
     Class<?> k = recv.getClass();
     Select.Hit[] l = Select.owned;
     int r = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
-    return r == Select.NONE ? Select.ownsMiss(mid, k) : r > 0;
+    if (r == Select.NONE && (r = Select.memo(mid << 1 | 1, k)) == Select.NONE)
+      return Select.ownsMiss(mid, k);
+    return r > 0;
   }
 
   /*
@@ -151,7 +165,8 @@ public class CC {
     Class<?> k = recv.getClass();
     Select.Hit[] l = Select.owned;
     int r = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
-    if (r != Select.NONE) return r > 0;
+    if (r != Select.NONE || (r = Select.memo(mid << 1 | 1, k)) != Select.NONE)
+      return r > 0;
     if (Slots.virtual()) return false;
     set(null);
     try {
@@ -190,7 +205,7 @@ public class CC {
   CC lookup(int m) {
     int[] k = keys;
     if (k != null) {
-      int i = m & (k.length - 1);
+      int i = m * hmul >>> hshift;
       if (k[i] == m) return table[i];
     }
     return cache = find(m);
@@ -205,7 +220,8 @@ public class CC {
       if (c != null && c.mid == m) return c;
     } else {
       int mask = k.length - 1;
-      for (int i = m & mask, e; (e = k[i]) != 0; i = (i + 1) & mask)
+      for (int i = m * hmul >>> hshift, e; (e = k[i]) != 0;
+           i = (i + 1) & mask)
         if (e == m) return table[i];
     }
     return add(m);
@@ -218,25 +234,83 @@ public class CC {
     else tail.next = c;
     tail = c;
     if (++nkids > 1) {
-      if (keys == null || nkids * 2 > keys.length) rehash();
-      else put(keys, table, c);
+      int[] k = keys;
+      if (k == null || nkids * 2 > k.length
+          || nkids <= 64 && k[m * hmul >>> hshift] != 0)
+        rehash();
+      else put(k, table, c, hmul, hshift);
     }
     return c;
   }
 
+  /*
+   * Multipliers tried for a node's hash, the first being 'm & mask'
+   * itself (1 << hshift): ids are dense and the children of one node are
+   * often methods registered together, which the ids' low bits spread.
+   * The others mix the bits (Fibonacci hashing and other odd constants).
+   */
+  private static final int[] MULS = {
+    0, 0x9E3779B9, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1,
+    0x61C88647, 0x7FEB352D, 0x846CA68B
+  };
+
+  /*
+   * A table for the children of this node, with a hash that puts each at
+   * its home slot: the smallest table at most half full, then up to four
+   * times that, each with every multiplier of MULS in turn. A node of many
+   * children (past 64) takes its first size with 'm & mask' and probes:
+   * searching a perfect hash there would cost more than it saves, and
+   * such a node is rebuilt only when it grows. Not found: the first size,
+   * 'm & mask', linear probing.
+   */
   private void rehash() {
-    int n = 4;
-    while (n < nkids * 2) n <<= 1;
-    int[] k = new int[n];
-    CC[] t = new CC[n];
-    for (CC c = first; c != null; c = c.next) put(k, t, c);
-    table = t;
+    int n = 4, first = 30;          // size, 32 - log2(size)
+    while (n < nkids * 2) {
+      n <<= 1;
+      first--;
+    }
+    int top = nkids > 64 ? n : n * 4;
+    int[] k = null;
+    /* nothing of the JDK here: in JDK mode its methods are instrumented
+    ** and would enter nodes themselves */
+    for (int size = n, shift = first; size <= top; size <<= 1, shift--) {
+      for (int mul : MULS) {
+        if (mul == 0) mul = 1 << shift;
+        k = new int[size];
+        if (fill(k, null, mul, shift, true)) {
+          k = new int[size];
+          table = new CC[size];
+          fill(k, table, mul, shift, false);
+          hmul = mul;
+          hshift = shift;
+          keys = k;
+          return;
+        }
+        if (nkids > 64) break;
+      }
+    }
+    k = new int[n];
+    table = new CC[n];
+    hmul = 1 << first;
+    hshift = first;
+    fill(k, table, hmul, first, false);
     keys = k;
   }
 
-  private static void put(int[] k, CC[] t, CC c) {
+  /* Put every child into 'k' (and 't'); with 'perfect', stop and answer
+  ** false at the first child that is not at its home slot. */
+  private boolean fill(int[] k, CC[] t, int mul, int shift, boolean perfect) {
+    for (CC c = first; c != null; c = c.next) {
+      if (perfect && k[c.mid * mul >>> shift] != 0) return false;
+      if (perfect) k[c.mid * mul >>> shift] = c.mid;
+      else put(k, t, c, mul, shift);
+    }
+    return true;
+  }
+
+  private static void put(int[] k, CC[] t, CC c, int mul, int shift) {
     int mask = k.length - 1;
-    int i = c.mid & mask;
+    int i = c.mid * mul >>> shift;
     while (k[i] != 0) i = (i + 1) & mask;
     t[i] = c;
     k[i] = c.mid;
@@ -340,9 +414,20 @@ public class CC {
    * A thread without a slot yet gets one (and a root) only when 'node' is
    * not null (app mode) or always (JDK mode, where the root must exist
    * before the runtime's own calls into the instrumented JDK, so that
-   * they see the null node).
+   * they see the null node). App mode reaches the slot through the node
+   * when it can (a field load instead of a ThreadLocal lookup): a call
+   * site stores its node, then puts back the one it found, both mostly
+   * not null.
    */
   public static CC set(CC node) {
+    if (!Slots.JDK && node != null) {
+      Slot s = node.slot;
+      if (s != null) {
+        CC p = s.node;
+        s.node = node;
+        return p;
+      }
+    }
     return Slots.set(node);
   }
 

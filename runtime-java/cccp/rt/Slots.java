@@ -76,7 +76,9 @@ final class Slots {
   private static CC.Slot newSlot() {
     CC.Slot s = new CC.Slot();
     SLOT.set(s);
-    s.node = CC.newRoot(Thread.currentThread());
+    CC r = CC.newRoot(Thread.currentThread());
+    if (r != null) r.slot = s;
+    s.node = r;
     return s;
   }
 }
