@@ -118,11 +118,13 @@ typedef struct cli_stats {
 ** Run the plan with 'o->jobs' workers. On failure 'd' holds the first error
 ** in plan order and '*exit_code' the status to exit with; nothing is left
 ** at any output path. Returns 0 on success.
+** 'h' and 'pol' are the analysed hierarchy and its policy (instrumenting).
 */
 struct cr_hier;
+struct cr_policy;
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
-            const struct cr_hier *h, cli_stats *st, int *exit_code,
-            cr_diag *d);
+            const struct cr_hier *h, const struct cr_policy *pol,
+            cli_stats *st, int *exit_code, cr_diag *d);
 
 /*
 ** After an instrumenting run: copy the runtime jar next to the output and

@@ -982,8 +982,8 @@ int main(int argc, char **argv) {
   double t0 = now();
   cr_typeinfo ti;
   if (whole.h) ti = cr_hier_typeinfo(whole.h);
-  rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, &st, &status,
-                   &d);
+  rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, whole.pol, &st,
+               &status, &d);
   /* the run learns the JOP settings from the options file */
   char jopprop[96];
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,

@@ -368,7 +368,8 @@ START_TEST(test_policy_xml__api_errors) {
   cr_diag_clear(&d);
   cr_policy *p;
   ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
-  cr_pol_rule r = {CR_POL__COUNT, 0, 0, 0, 0, -1, -1, -1, 0, 0, 0};
+  cr_pol_rule r = {.kind = CR_POL__COUNT, .native = -1, .virt = -1,
+                   .sigpoly = -1};
   ck_assert_int_eq(cr_policy_add(p, &r, &d), CR_EUSAGE);
   r.kind = CR_POL_NONOVL;
   r.native = 3;
