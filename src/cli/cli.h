@@ -174,6 +174,17 @@ int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
 int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
                       const struct cr_hier *h, const char *build,
                       cr_diag *d);
+/*
+** Instrumenting JDK classes: every <redirect> of 'pol' that may apply
+** calls a static method that must exist when the JDK runs, in the JDK
+** runtime (cccp-rt-jdk.jar beside runtime jar 'rtjar') or in the JDK's
+** classes ('h'); a missing one would be a NoSuchMethodError in the JDK's
+** reflection or stack traces. CR_ENOTFOUND naming the policy entry.
+*/
+struct cr_policy;
+int cli_jdk_check_redirects(const struct cr_policy *pol,
+                            const struct cr_hier *h, const char *rtjar,
+                            cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

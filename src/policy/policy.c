@@ -423,7 +423,7 @@ const char cr_policy_doc[] =
 "  the current node and the thread's root (type cccp/rt/CC), read after\n"
 "  Thread.currentThread() instead of through a ThreadLocal. The runtime\n"
 "  of an instrumented JDK reads these fields: without them the VM cannot\n"
-"  boot.\n";
+"  boot (NoSuchFieldError, then StackOverflowError, as it initialises).\n";
 
 /* ------------------------------------------------------------- storage */
 
