@@ -563,6 +563,10 @@ int cr_policy_parse_ref(cr_pol_ref *out, cr_arena *a, const char *s,
 
 static int has_star(const char *s) { return s && strchr(s, '*'); }
 
+/* A member named literally: given, not empty ('cr_policy_add' turns an
+** empty pattern into "*"), without '*'. */
+static int lit(const char *s) { return s && *s && !strchr(s, '*'); }
+
 /* "where: <kind>: " in front of the messages of 'check'. */
 static int bad(cr_diag *d, const cr_pol_rule *r, const char *msg) {
   return cr_diag_set(d, CR_EUSAGE, -1, "%s: <%s>: %s",
@@ -610,9 +614,9 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
         !t->desc)
       return bad(d, r, "from and to are required");
     char fs[256], ts[256];
-    if (has_star(f->owner) || has_star(f->name) || has_star(f->desc) ||
-        has_star(t->owner) || has_star(t->name) || has_star(t->desc) ||
-        !shape(f->desc, fs, sizeof fs) || !shape(t->desc, ts, sizeof ts))
+    if (!lit(f->owner) || !lit(f->name) || !lit(f->desc) || !lit(t->owner) ||
+        !lit(t->name) || !lit(t->desc) || !shape(f->desc, fs, sizeof fs) ||
+        !shape(t->desc, ts, sizeof ts))
       return bad(d, r, "from and to must each name one method "
                        "owner.name(desc)");
     /* the static method takes the call's arguments, after the receiver
@@ -629,8 +633,7 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
       return bad(d, r, "call must be ended or start");
     if (r->remove) return 0;
     char sh[256];
-    if (!r->cls || !r->name || !r->desc || !r->call || has_star(r->cls) ||
-        has_star(r->name) || has_star(r->desc) || has_star(r->call) ||
+    if (!lit(r->cls) || !lit(r->name) || !lit(r->desc) || !lit(r->call) ||
         !shape(r->desc, sh, sizeof sh))
       return bad(d, r, "class, name, desc (of one method) and call are "
                        "required, without '*'");
@@ -639,7 +642,7 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
     if (described) return bad(d, r, "desc has no meaning (the field's type "
                                     "is cccp/rt/CC)");
     if (r->remove) return 0;
-    if (!r->cls || !r->name || has_star(r->cls) || has_star(r->name))
+    if (!lit(r->cls) || !lit(r->name))
       return bad(d, r, "class and name are required, without '*'");
     return 0;
   default:

@@ -474,6 +474,11 @@ START_TEST(test_policy_xml__bad_files) {
       "</policy>", CR_EFORMAT, "call must be ended or start");
   bad("<policy><thread-field class='a'/></policy>", CR_EFORMAT,
       "<thread-field>: class and name are required");
+  /* an empty pattern means "*": not a name */
+  bad("<policy><thread-field class='' name='b'/></policy>", CR_EFORMAT,
+      "<thread-field>: class and name are required");
+  bad("<policy><insert-call class='a' name='' desc='()V' call='ended'/>"
+      "</policy>", CR_EFORMAT, "<insert-call>: class, name, desc");
   bad("<policy><thread-field class='a' name='b' desc='I'/></policy>",
       CR_EFORMAT, "unknown attribute 'desc' on <thread-field>");
   bad("<policy><nonoverloadable remove='1'/></policy>", CR_EFORMAT,
