@@ -32,8 +32,9 @@
 **                 return of the method 'cls'.'name''desc' (and its twin)
 **   thread-field  JDK mode: a field 'name' of type CC added to 'cls'
 ** Where a rule needs one member (redirect's 'from' and 'to', insert-call,
-** thread-field) an entry names it literally; removals take patterns. 'cr_policy' is opaque;
-** 'cr_pol_rule' and 'cr_pol_method' are transparent.
+** thread-field) an entry names it literally; removals take patterns.
+** 'cr_policy' is opaque; 'cr_pol_rule' and 'cr_pol_method' are
+** transparent.
 **
 ** Thread-safety: build and load from one thread; matching and printing
 ** only read, and may run in several threads at once.
@@ -170,9 +171,9 @@ int cr_policy_removed(const cr_policy *p, size_t i);
 
 /*
 ** Split "owner.name(desc)" (the form of redirect's 'from' and 'to') into
-** '*out', copies in 'a'. CR_EFORMAT when it is not of that form; with
-** 'literal' also when a part holds a '*' or the descriptor is not a
-** method descriptor.
+** '*out', copies in 'a'; without "(desc)" the descriptor is "*".
+** CR_EFORMAT when it is not of that form; with 'literal' also when a part
+** holds a '*' or the descriptor is missing or not a method descriptor.
 */
 int cr_policy_parse_ref(cr_pol_ref *out, cr_arena *a, const char *s,
                         int literal, cr_diag *d);
