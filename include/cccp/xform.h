@@ -56,6 +56,9 @@ enum {
 */
 typedef struct cr_xf_opts {
   const cr_hier *h;
+  /* the redirects, thread entries, upcalls, inserted calls and thread
+  ** fields to apply (see policy.h), or NULL for none */
+  const cr_policy *pol;
   cr_an_env env;
   void (*warn)(void *ctx, const cr_class *c, const char *msg);
   /* 'note' (may be NULL) hears about what is worth saying on request

@@ -118,11 +118,13 @@ typedef struct cli_stats {
 ** Run the plan with 'o->jobs' workers. On failure 'd' holds the first error
 ** in plan order and '*exit_code' the status to exit with; nothing is left
 ** at any output path. Returns 0 on success.
+** 'h' and 'pol' are the analysed hierarchy and its policy (instrumenting).
 */
 struct cr_hier;
+struct cr_policy;
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
-            const struct cr_hier *h, cli_stats *st, int *exit_code,
-            cr_diag *d);
+            const struct cr_hier *h, const struct cr_policy *pol,
+            cli_stats *st, int *exit_code, cr_diag *d);
 
 /*
 ** After an instrumenting run: copy the runtime jar next to the output and
@@ -172,6 +174,17 @@ int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
 int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
                       const struct cr_hier *h, const char *build,
                       cr_diag *d);
+/*
+** Instrumenting JDK classes: every <redirect> of 'pol' that may apply
+** calls a static method that must exist when the JDK runs, in the JDK
+** runtime (cccp-rt-jdk.jar beside runtime jar 'rtjar') or in the JDK's
+** classes ('h'); a missing one would be a NoSuchMethodError in the JDK's
+** reflection or stack traces. CR_ENOTFOUND naming the policy entry.
+*/
+struct cr_policy;
+int cli_jdk_check_redirects(const struct cr_policy *pol,
+                            const struct cr_hier *h, const char *rtjar,
+                            cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
 

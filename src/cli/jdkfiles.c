@@ -15,7 +15,7 @@
 #include "cccp/hier.h"
 #include "cli.h"
 
-enum { ACC_NATIVE = 0x0100, ACC_STATIC_PHASE = 0x0040 };
+enum { ACC_STATIC = 0x0008, ACC_NATIVE = 0x0100, ACC_STATIC_PHASE = 0x0040 };
 
 /* ------------------------------------------------------------ boot layer */
 
@@ -472,4 +472,67 @@ int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
   char to[PATH_MAX];
   snprintf(to, sizeof to, "%s.args", out);
   return cli_copy_file(path, to, d);
+}
+
+/* ------------------------------------------------------ redirect targets */
+
+/* 1 if runtime jar 'rt' has a class 'm->owner' that declares static
+** method 'm'; 0 if not; a negative code on a read error. */
+static int rt_has(cr_input *rt, const cr_pol_ref *m, cr_diag *d) {
+  char entry[1024];
+  snprintf(entry, sizeof entry, "%s.class", m->owner);
+  for (size_t i = 0; i < cr_input_count(rt); i++) {
+    cr_entry_info e;
+    cr_input_info(rt, i, &e);
+    if (e.is_dir || strcmp(e.name, entry) != 0) continue;
+    uint8_t *b;
+    size_t n;
+    int rc = cr_input_read(rt, i, &b, &n, d);
+    if (rc) return rc;
+    cr_arena *a = cr_arena_new();
+    cr_class *c = NULL;
+    int found = 0;
+    if (!a) rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    else rc = cr_cf_parse(&c, a, b, n, d);
+    for (uint32_t k = 0; !rc && k < c->nmethods && !found; k++) {
+      const cr_member *mm = &c->methods[k];
+      const char *nm = cr_member_name(c, mm), *ds = cr_member_desc(c, mm);
+      found = nm && ds && (mm->flags & ACC_STATIC) &&
+              strcmp(nm, m->name) == 0 && strcmp(ds, m->desc) == 0;
+    }
+    cr_arena_free(a);
+    cr_free(b);
+    return rc ? rc : found;
+  }
+  return 0;
+}
+
+int cli_jdk_check_redirects(const cr_policy *pol, const cr_hier *h,
+                            const char *rtjar, cr_diag *d) {
+  char path[PATH_MAX];
+  const char *slash = strrchr(rtjar, '/');
+  snprintf(path, sizeof path, "%.*s/cccp-rt-jdk.jar",
+           slash ? (int)(slash - rtjar) : 1, slash ? rtjar : ".");
+  cr_input *rt = NULL;
+  int rc = 0;
+  for (size_t i = 0; !rc && i < cr_policy_count(pol); i++) {
+    const cr_pol_rule *r = cr_policy_rule(pol, i);
+    if (r->kind != CR_POL_REDIRECT || cr_policy_removed(pol, i)) continue;
+    const cr_hmethod *m = h ? cr_hier_method(h, r->to.owner, r->to.name,
+                                             r->to.desc)
+                            : NULL;
+    if (m && (cr_hmethod_access(m) & ACC_STATIC)) continue;
+    if (!rt && (rc = cr_input_open(&rt, path, d))) break;
+    int has = rt_has(rt, &r->to, d);
+    if (has < 0) {
+      rc = has;
+    } else if (!has) {
+      rc = cr_diag_set(d, CR_ENOTFOUND, -1,
+                       "%s: <redirect> to %s.%s%s: no such static method "
+                       "in %s or the JDK", r->origin ? r->origin : "policy",
+                       r->to.owner, r->to.name, r->to.desc, path);
+    }
+  }
+  cr_input_close(rt);
+  return rc;
 }

@@ -886,6 +886,12 @@ int main(int argc, char **argv) {
     return rc ? status : EXIT_OK;
   }
 
+  if (o.mode == MODE_CCCP && (o.jdk || corelib) &&
+      cli_jdk_check_redirects(whole.pol, whole.h, rtjar, &d)) {
+    cli_error_diag(&d);
+    cli_whole_free(&whole);
+    LEAVE(d.code == CR_ENOMEM ? EXIT_OUTPUT : EXIT_INPUT);
+  }
   int single_class = !out_is_dir && ends_with(o.output, ".class");
   if (single_class &&
       (ninputs != 1 || cr_input_kind_of(ins[0]) != CR_IN_CLASS))
@@ -982,8 +988,8 @@ int main(int argc, char **argv) {
   double t0 = now();
   cr_typeinfo ti;
   if (whole.h) ti = cr_hier_typeinfo(whole.h);
-  rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, &st, &status,
-                   &d);
+  rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, whole.pol, &st,
+               &status, &d);
   /* the run learns the JOP settings from the options file */
   char jopprop[96];
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,

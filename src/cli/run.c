@@ -49,6 +49,7 @@ typedef struct run {
   const cli_opts *o;
   const cr_typeinfo *ti;    /* hierarchy for frame joins, or NULL */
   const cr_hier *h;         /* analysed hierarchy (MODE_CCCP) */
+  const cr_policy *pol;     /* its policy (MODE_CCCP) */
   cli_stats *st;
   cli_names missing;        /* types frames had to treat as Object */
   const cli_plan *p;
@@ -136,6 +137,7 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   cr_hier_view v;
   cr_typeinfo ti;
   xo.h = r->h;
+  xo.pol = r->pol;
   xo.env.ti = view(r, w, &v, &ti);
   xo.env.missing = note_missing;
   xo.env.ctx = r;
@@ -389,13 +391,15 @@ static void free_slot(slot *s) {
 }
 
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
-            const cr_hier *h, cli_stats *st, int *exit_code, cr_diag *d) {
+            const cr_hier *h, const cr_policy *pol, cli_stats *st,
+            int *exit_code, cr_diag *d) {
   run r;
   memset(&r, 0, sizeof r);
   r.o = o;
   r.p = p;
   r.ti = ti;
   r.h = h;
+  r.pol = pol;
   r.st = st;
   r.window = (size_t)o->jobs * 8;
   int nthreads = o->jobs - 1, started = 0, rc = 0;

@@ -1,7 +1,8 @@
 /*
-** policy.c -- seeds of the overloadability analysis: the rule list,
-** pattern matching, the built-in HotSpot 8-25 policy and its printing.
-** The XML reader is in policy_xml.c.
+** policy.c -- seeds of the overloadability analysis and the rules where
+** the rewriter departs from its usual code: the rule list, pattern
+** matching, the built-in HotSpot 8-25 policy and its printing. The XML
+** reader is in policy_xml.c.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,8 @@
 
 /* ORDER cr_pol_kind */
 const char *const cr_pol__kindname[CR_POL__COUNT] = {
-  "nonoverloadable", "nonwrappable", "overloadable", "wrappable"
+  "nonoverloadable", "nonwrappable", "overloadable", "wrappable",
+  "redirect", "thread-entry", "upcall", "insert-call", "thread-field"
 };
 
 /*
@@ -22,7 +24,14 @@ const char *const cr_pol__kindname[CR_POL__COUNT] = {
 ** non-overloadable, so their calls are profiled at the call site.
 */
 #define ANY (-1)
-static const cr_pol_rule builtin[] = {
+typedef struct seed {          /* the seeds' part of a 'cr_pol_rule' */
+  cr_pol_kind kind;
+  const char *cls, *name, *desc, *annotation;
+  signed char native, virt, sigpoly;
+  const char *id, *why, *origin;
+} seed;
+
+static const seed builtin[] = {
   /* ---- non-overloadable */
   {CR_POL_NONOVL, "java/lang/Object", "*", "*", NULL, ANY, 1, ANY,
    "object-virtual",
@@ -127,6 +136,131 @@ static const cr_pol_rule builtin[] = {
    "callers index Thread.currentThread().getStackTrace() by depth "
    "([2] is their caller); no wrapper frame above it", NULL},
 };
+
+/*
+** The rules of the other kinds. Most are for JDK mode, where the runtime
+** lives inside java.base: the calls through which the JDK hands members
+** and stack frames to programs go to the runtime's filters (what the
+** agent patches into an uninstrumented JDK), and the runtime needs the
+** thread slot, the moment the VM has booted and the end of each thread
+** from the JDK itself. 'cccp.c' applies the fields of a class before its
+** inserted calls, each kind in this order.
+*/
+#define RULE(k, c, n, d, i, w)                                            \
+  {.kind = (k), .cls = (c), .name = (n), .desc = (d), .native = ANY,     \
+   .virt = ANY, .sigpoly = ANY, .id = (i), .why = (w)}
+#define REDIRECT(c, fo, fn, fd, tc, tn, td, i, w)                         \
+  {.kind = CR_POL_REDIRECT, .cls = (c), .name = "*", .desc = "*",        \
+   .native = ANY, .virt = ANY, .sigpoly = ANY, .from = {fo, fn, fd},     \
+   .to = {tc, tn, td}, .id = (i), .why = (w)}
+#define INSERT(c, n, d, call_, i, w)                                      \
+  {.kind = CR_POL_INSERT_CALL, .cls = (c), .name = (n), .desc = (d),     \
+   .native = ANY, .virt = ANY, .sigpoly = ANY, .call = (call_),          \
+   .id = (i), .why = (w)}
+#define STE "[Ljava/lang/StackTraceElement;"
+#define M_ARR "[Ljava/lang/reflect/Method;"
+#define F_ARR "[Ljava/lang/reflect/Field;"
+#define C_ARR "[Ljava/lang/reflect/Constructor;"
+#define REFLECT_WHY                                                       \
+  "Class lists its methods, fields and constructors through this call: "  \
+  "the filter calls it and leaves out the twins, wrappers and fields "    \
+  "the rewriter added"
+#define FRAMES_WHY                                                        \
+  "stack traces are made here: the filter leaves out the frames of "      \
+  "twins that forward to an original (line 65535)"
+#define WALKER_WHY                                                        \
+  "StackWalker hands frames to the program here: the filter leaves out "  \
+  "the frames of twins that forward to an original (line 65535)"
+static const cr_pol_rule builtin_jdk[] = {
+  REDIRECT("java/lang/Class", "jdk/internal/reflect/Reflection",
+           "filterMethods", "(Ljava/lang/Class;" M_ARR ")" M_ARR,
+           "cccp/rt/Reflect", "filterMethods",
+           "(Ljava/lang/Class;" M_ARR ")" M_ARR, "reflection-filter",
+           REFLECT_WHY),
+  REDIRECT("java/lang/Class", "jdk/internal/reflect/Reflection",
+           "filterFields", "(Ljava/lang/Class;" F_ARR ")" F_ARR,
+           "cccp/rt/Reflect", "filterFields",
+           "(Ljava/lang/Class;" F_ARR ")" F_ARR, "reflection-filter",
+           REFLECT_WHY),
+  REDIRECT("java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
+           "(Z)" C_ARR, "cccp/rt/Reflect", "constructors",
+           "(Ljava/lang/Class;Z)" C_ARR, "reflection-filter", REFLECT_WHY),
+  REDIRECT("java/io/ObjectStreamClass", "java/io/ObjectStreamClass",
+           "hasStaticInitializer", "(Ljava/lang/Class;)Z", "cccp/rt/Hidden",
+           "hasStaticInitializer", "(Ljava/lang/Class;)Z",
+           "serial-static-initializer",
+           "the default serialVersionUID depends on whether the class has a "
+           "<clinit>, which the rewriter may add: the filter answers for "
+           "the original class"),
+  /* Throwable.getOurStackTrace: JDK 25, JDK 17 */
+  REDIRECT("java/lang/Throwable", "java/lang/StackTraceElement", "of",
+           "(Ljava/lang/Object;I)" STE, "cccp/rt/Frames", "of",
+           "(Ljava/lang/Object;I)" STE, "stack-trace-filter",
+           FRAMES_WHY " (Throwable, JDK 25)"),
+  REDIRECT("java/lang/Throwable", "java/lang/StackTraceElement", "of",
+           "(Ljava/lang/Throwable;I)" STE, "cccp/rt/Frames", "of",
+           "(Ljava/lang/Throwable;I)" STE, "stack-trace-filter",
+           FRAMES_WHY " (Throwable, JDK 17)"),
+  /* other threads' stacks */
+  REDIRECT("java/lang/Thread", "java/lang/Thread", "dumpThreads",
+           "([Ljava/lang/Thread;)[" STE, "cccp/rt/Frames", "dumpThreads",
+           "([Ljava/lang/Thread;)[" STE, "stack-trace-filter",
+           FRAMES_WHY " (other threads, JDK 17)"),
+  REDIRECT("java/lang/Thread", "java/lang/StackTraceElement", "of",
+           "(" STE ")" STE, "cccp/rt/Frames", "of", "(" STE ")" STE,
+           "stack-trace-filter", FRAMES_WHY " (other threads, JDK 25)"),
+  /* StackWalker: the stream a walk's function gets, and getCallerClass */
+  REDIRECT("java/lang/StackStreamFactory$StackFrameTraverser",
+           "java/util/function/Function", "apply",
+           "(Ljava/lang/Object;)Ljava/lang/Object;", "cccp/rt/Frames",
+           "apply",
+           "(Ljava/util/function/Function;Ljava/lang/Object;)"
+           "Ljava/lang/Object;", "stack-walker-filter",
+           WALKER_WHY " (the stream of StackWalker.walk)"),
+  REDIRECT("java/lang/StackWalker",
+           "java/lang/StackStreamFactory$CallerClassFinder", "findCaller",
+           "()Ljava/lang/Class;", "cccp/rt/Frames", "caller",
+           "(Ljava/lang/Object;)Ljava/lang/Class;", "stack-walker-filter",
+           "StackWalker.getCallerClass would name the class of a twin "
+           "that forwards: the filter walks again and skips such frames"),
+  RULE(CR_POL_THREAD_ENTRY, "java/lang/VirtualThread", "run",
+       "(Ljava/lang/Runnable;)V", "virtual-thread-root",
+       "a virtual thread's task runs under VirtualThread.run, called from "
+       "the continuation its carrier entered: it starts from the virtual "
+       "thread's root (CC.root), not under the carrier's node"),
+  RULE(CR_POL_UPCALL, "*", "loadClass",
+       "(Ljava/lang/String;)Ljava/lang/Class;", "load-class-upcall",
+       "the JVM calls loadClass(String) in the middle of an instruction "
+       "that resolves a class name, where the slot holds a node above the "
+       "interrupted method: CC.upcall finds that method's node on the "
+       "stack"),
+  INSERT("java/lang/Thread", "exit", "()V", "ended", "thread-end",
+         "the VM calls Thread.exit when a platform thread ends: CC.ended "
+         "merges the thread's tree into those of its name pattern"),
+  INSERT("java/lang/System", "initPhase3", "()V", "start",
+         "profiling-start",
+         "the VM calls System.initPhase3 last while it boots (JDK 9+): "
+         "CC.start reads the settings and starts profiling"),
+  INSERT("java/lang/VirtualThread", "run", "(Ljava/lang/Runnable;)V",
+         "ended", "thread-end",
+         "as Thread.exit, for a virtual thread (JDK 19+)"),
+  RULE(CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$cc", NULL,
+       "thread-slot",
+       "the current node, read after Thread.currentThread() instead of a "
+       "ThreadLocal (which the JDK's own code uses)"),
+  RULE(CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root", NULL,
+       "thread-slot", "the root of the thread's tree"),
+};
+#undef RULE
+#undef REDIRECT
+#undef INSERT
+#undef STE
+#undef M_ARR
+#undef F_ARR
+#undef C_ARR
+#undef REFLECT_WHY
+#undef FRAMES_WHY
+#undef WALKER_WHY
 #undef ANY
 
 const char cr_policy_doc[] =
@@ -217,7 +351,79 @@ const char cr_policy_doc[] =
 "VM.latestUserDefinedLoader0 and StackWalker filtering (by class or\n"
 "class loader, which twins share); MethodAccessorImpl subclasses (skipped\n"
 "by class); upcalls from the VM by name (Thread.run, ClassLoader.loadClass,\n"
-"MethodHandleNatives.link*, doStackWalk): the original signature stays.\n";
+"MethodHandleNatives.link*, doStackWalk): the original signature stays.\n"
+"\n"
+"Beyond the seeds, the rules where the rewriter departs from its usual\n"
+"code because the JVM or the JDK requires it. They apply to the classes\n"
+"of an instrumented JDK only (JDK mode, where the runtime lives in\n"
+"java.base), except upcall, which applies to every class.\n"
+"\n"
+"reflection-filter  <redirect> in java.lang.Class: the calls of\n"
+"  Reflection.filterMethods, Reflection.filterFields and\n"
+"  Class.getDeclaredConstructors0 go to cccp/rt/Reflect, which calls the\n"
+"  original and leaves out the twins and the cccp$ fields the rewriter\n"
+"  added. Without them getMethods, getDeclaredMethods, getFields,\n"
+"  getConstructors and the rest list the twins (methods with a trailing\n"
+"  cccp.rt.CC parameter): serialization, bean introspection and every\n"
+"  program that lists members see methods the original does not have.\n"
+"serial-static-initializer  <redirect> in java.io.ObjectStreamClass:\n"
+"  hasStaticInitializer goes to cccp/rt/Hidden. The default\n"
+"  serialVersionUID hashes whether the class has a <clinit>, and the\n"
+"  rewriter adds one where it needs one (marked by a synthetic\n"
+"  cccp$clinit field); with the pinned serialVersionUID hidden from\n"
+"  reflection the default is computed, and without the filter it differs\n"
+"  from the original: instances serialized by an uninstrumented JVM no\n"
+"  longer read back (InvalidClassException), nor the other way round.\n"
+"stack-trace-filter  <redirect> in Throwable and Thread: the calls that\n"
+"  make stack traces (StackTraceElement.of in Throwable.getOurStackTrace:\n"
+"  of(Throwable, int) on JDK 17, of(Object, int) on 25; another thread's\n"
+"  stack: Thread.dumpThreads on 17, StackTraceElement.of(\n"
+"  StackTraceElement[]) on 25) go to cccp/rt/Frames, which leaves out the\n"
+"  frame of a twin that forwards to an original (under line 65535).\n"
+"  Without them traces show one more frame, of the same name, wherever an\n"
+"  owner check forwarded, and code that indexes a trace by depth reads\n"
+"  the wrong frame.\n"
+"stack-walker-filter  <redirect> in StackStreamFactory$StackFrameTraverser\n"
+"  (Function.apply, through which StackWalker.walk hands its stream to\n"
+"  the program) and in StackWalker (CallerClassFinder.findCaller, for\n"
+"  getCallerClass): the same filter for StackWalker. getCallerClass\n"
+"  cannot be wrapped (a frame between it and the finder becomes the\n"
+"  answer): Frames.caller walks again itself. Without them walks show the\n"
+"  forwarding frames and getCallerClass may name a twin's class.\n"
+"virtual-thread-root  <thread-entry> VirtualThread.run(Runnable) (JDK\n"
+"  19+): the method starts from the current thread's root (CC.root), not\n"
+"  from the node its caller passes. A virtual thread's task runs under\n"
+"  run, called from the continuation its carrier thread entered: without\n"
+"  the entry each virtual thread's calls lie in its carrier's tree, under\n"
+"  the scheduler's frames, instead of in a tree of its own.\n"
+"load-class-upcall  <upcall> loadClass(String) of any class (instance\n"
+"  methods only: the JVM makes no such call to a static method). The JVM\n"
+"  calls a class loader's loadClass in the middle of an instruction that\n"
+"  resolves a class name, when the thread's slot holds the node last\n"
+"  published by a call site or wrapper, above the method that runs (ESI\n"
+"  calls do not publish their nodes). The method's entries from the\n"
+"  original signature (wrapper, instrumented copy) read the caller's node\n"
+"  with CC.upcall, which in JDK mode walks the stack from the interrupted\n"
+"  method to the frame of the slot's node (in app mode it reads the\n"
+"  slot). Without it class loading lies under an unrelated node, often\n"
+"  the thread's root.\n"
+"thread-end  <insert-call> CC.ended before each return of Thread.exit()V,\n"
+"  which the VM calls as a platform thread ends, and of\n"
+"  VirtualThread.run(Runnable)V: the thread's tree joins the trees of its\n"
+"  name pattern, with the thread's last calls in it. Without them the\n"
+"  trees of ended threads are not merged (cccp-rewrite warns when\n"
+"  Thread.exit is missing).\n"
+"profiling-start  <insert-call> CC.start before the return of\n"
+"  System.initPhase3()V (JDK 9+), which the VM calls by name as the last\n"
+"  step of its boot: until then every entry point of the runtime answers\n"
+"  \"not profiling\", since it can read its settings only then. Without it\n"
+"  profiling never starts (cccp-rewrite warns when the method is\n"
+"  missing).\n"
+"thread-slot  <thread-field> cccp$cc and cccp$root in java.lang.Thread:\n"
+"  the current node and the thread's root (type cccp/rt/CC), read after\n"
+"  Thread.currentThread() instead of through a ThreadLocal. The runtime\n"
+"  of an instrumented JDK reads these fields: without them the VM cannot\n"
+"  boot (NoSuchFieldError, then StackOverflowError, as it initialises).\n";
 
 /* ------------------------------------------------------------- storage */
 
@@ -237,8 +443,26 @@ int cr_policy_new(cr_policy **out, int with_builtin, cr_diag *d) {
   cr_policy *p = cr_pol__alloc();
   if (!p) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   if (with_builtin) {
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
-      cr_pol_rule r = builtin[i];
+    size_t ns = sizeof builtin / sizeof builtin[0];
+    size_t nj = sizeof builtin_jdk / sizeof builtin_jdk[0];
+    for (size_t i = 0; i < ns + nj; i++) {
+      cr_pol_rule r;
+      if (i < ns) {
+        const seed *s = &builtin[i];
+        memset(&r, 0, sizeof r);
+        r.kind = s->kind;
+        r.cls = s->cls;
+        r.name = s->name;
+        r.desc = s->desc;
+        r.annotation = s->annotation;
+        r.native = s->native;
+        r.virt = s->virt;
+        r.sigpoly = s->sigpoly;
+        r.id = s->id;
+        r.why = s->why;
+      } else {
+        r = builtin_jdk[i - ns];
+      }
       r.origin = "built-in";
       int rc = cr_policy_add(p, &r, d);
       if (rc) {
@@ -271,6 +495,161 @@ static int literal(const char *pat) {
   return !strchr(pat, '*');
 }
 
+/* ------------------------------------------------ references, checks */
+
+/* Past one field type at 's' (JVMS 4.3.2), or NULL. */
+static const char *field_type(const char *s) {
+  while (*s == '[') s++;
+  switch (*s) {
+  case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S':
+  case 'Z':
+    return s + 1;
+  case 'L': {
+    const char *e = s + 1;
+    while (*e && *e != ';' && *e != '.' && *e != '(' && *e != ')') e++;
+    return *e == ';' && e > s + 1 ? e + 1 : NULL;
+  }
+  default:
+    return NULL;
+  }
+}
+
+/*
+** The stack shape of method descriptor 'desc' into 'out' (cap bytes):
+** one letter per parameter and then the return, 'L' for any reference,
+** 'I' for int and its narrower types, J F D, 'V' for void. 0 if 'desc'
+** is not a method descriptor (JVMS 4.3.3) or too long.
+*/
+static int shape(const char *desc, char *out, size_t cap) {
+  size_t n = 0;
+  if (*desc++ != '(') return 0;
+  for (;;) {
+    int ret = *desc == ')';
+    if (ret) desc++;
+    const char *e = ret && *desc == 'V' ? desc + 1 : field_type(desc);
+    if (!e || n + 2 > cap) return 0;
+    char k = *desc == '[' || *desc == 'L' ? 'L' : *desc;
+    if (k == 'B' || k == 'C' || k == 'S' || k == 'Z') k = 'I';
+    out[n++] = k;
+    desc = e;
+    if (ret) break;
+  }
+  out[n] = '\0';
+  return *desc == '\0';
+}
+
+int cr_policy_parse_ref(cr_pol_ref *out, cr_arena *a, const char *s,
+                        int lit, cr_diag *d) {
+  memset(out, 0, sizeof *out);
+  const char *dot = strchr(s, '.');
+  const char *par = dot ? strchr(dot, '(') : NULL;
+  if (!dot || dot == s || (par ? par : dot + strlen(dot)) == dot + 1 ||
+      (lit && !par) || strchr(dot + 1, '.'))
+    return cr_diag_set(d, CR_EFORMAT, -1,
+                       "\"%s\" is not of the form owner.name(desc)", s);
+  size_t nn = (size_t)((par ? par : dot + strlen(dot)) - (dot + 1));
+  out->owner = cr_arena_strndup(a, s, (size_t)(dot - s));
+  out->name = cr_arena_strndup(a, dot + 1, nn);
+  out->desc = par ? cr_arena_strndup(a, par, strlen(par)) : "*";
+  if (!out->owner || !out->name || !out->desc)
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  char sh[256];
+  if (lit && (strchr(s, '*') || !shape(out->desc, sh, sizeof sh)))
+    return cr_diag_set(d, CR_EFORMAT, -1,
+                       "\"%s\" is not one method: owner.name(desc) with "
+                       "a method descriptor and no '*'", s);
+  return 0;
+}
+
+static int has_star(const char *s) { return s && strchr(s, '*'); }
+
+/* A member named literally: given, not empty ('cr_policy_add' turns an
+** empty pattern into "*"), without '*'. */
+static int lit(const char *s) { return s && *s && !strchr(s, '*'); }
+
+/* "where: <kind>: " in front of the messages of 'check'. */
+static int bad(cr_diag *d, const cr_pol_rule *r, const char *msg) {
+  return cr_diag_set(d, CR_EUSAGE, -1, "%s: <%s>: %s",
+                     r->origin ? r->origin : "policy",
+                     cr_pol__kindname[r->kind], msg);
+}
+
+/*
+** What each kind needs. Entries name the one member they change
+** literally (a redirect's calls, an inserted call, a field); removals
+** may use patterns everywhere and leave anything out.
+*/
+static int check(const cr_pol_rule *r, cr_diag *d) {
+  int seedk = r->kind <= CR_POL_WRAP;
+  if (r->remove < 0 || r->remove > 1) return bad(d, r, "remove must be 0 or 1");
+  if (seedk) {
+    if (r->remove || r->from.owner || r->from.name || r->from.desc ||
+        r->to.owner || r->to.name || r->to.desc || r->call)
+      return bad(d, r, "remove, from, to and call are not for seeds");
+    return 0;
+  }
+  if (r->annotation || r->native >= 0 || r->virt >= 0 || r->sigpoly >= 0)
+    return bad(d, r, "annotation, native, virtual and sigpoly are for "
+                     "seeds only");
+  int named = r->name && strcmp(r->name, "*") != 0;
+  int described = r->desc && strcmp(r->desc, "*") != 0;
+  if (r->kind != CR_POL_REDIRECT &&
+      (r->from.owner || r->from.name || r->from.desc || r->to.owner ||
+       r->to.name || r->to.desc))
+    return bad(d, r, "from and to are for redirect only");
+  if (r->kind != CR_POL_INSERT_CALL && r->call)
+    return bad(d, r, "call is for insert-call only");
+  switch (r->kind) {
+  case CR_POL_REDIRECT: {
+    if (named || described)
+      return bad(d, r, "name and desc have no meaning (from names the "
+                       "call)");
+    if (r->remove) {
+      if (r->to.owner || r->to.name || r->to.desc)
+        return bad(d, r, "a removal has no to");
+      return 0;
+    }
+    const cr_pol_ref *f = &r->from, *t = &r->to;
+    if (!f->owner || !f->name || !f->desc || !t->owner || !t->name ||
+        !t->desc)
+      return bad(d, r, "from and to are required");
+    char fs[256], ts[256];
+    if (!lit(f->owner) || !lit(f->name) || !lit(f->desc) || !lit(t->owner) ||
+        !lit(t->name) || !lit(t->desc) || !shape(f->desc, fs, sizeof fs) ||
+        !shape(t->desc, ts, sizeof ts))
+      return bad(d, r, "from and to must each name one method "
+                       "owner.name(desc)");
+    /* the static method takes the call's arguments, after the receiver
+    ** of a virtual call, and returns what the call returns */
+    if (strcmp(fs, ts) != 0 && !(ts[0] == 'L' && strcmp(fs, ts + 1) == 0))
+      return bad(d, r, "to must take the arguments of from (and its "
+                       "receiver first, for an instance method) and "
+                       "return what from returns");
+    return 0;
+  }
+  case CR_POL_INSERT_CALL:
+    if (r->call && !has_star(r->call) && strcmp(r->call, "ended") != 0 &&
+        strcmp(r->call, "start") != 0)
+      return bad(d, r, "call must be ended or start");
+    if (r->remove) return 0;
+    char sh[256];
+    if (!lit(r->cls) || !lit(r->name) || !lit(r->desc) || !lit(r->call) ||
+        !shape(r->desc, sh, sizeof sh))
+      return bad(d, r, "class, name, desc (of one method) and call are "
+                       "required, without '*'");
+    return 0;
+  case CR_POL_THREAD_FIELD:
+    if (described) return bad(d, r, "desc has no meaning (the field's type "
+                                    "is cccp/rt/CC)");
+    if (r->remove) return 0;
+    if (!lit(r->cls) || !lit(r->name))
+      return bad(d, r, "class and name are required, without '*'");
+    return 0;
+  default:
+    return 0;
+  }
+}
+
 int cr_policy_add(cr_policy *p, const cr_pol_rule *r, cr_diag *d) {
   if ((unsigned)r->kind >= CR_POL__COUNT)
     return cr_diag_set(d, CR_EUSAGE, -1, "policy rule kind %d is invalid",
@@ -278,6 +657,8 @@ int cr_policy_add(cr_policy *p, const cr_pol_rule *r, cr_diag *d) {
   if (r->native < -1 || r->native > 1 || r->virt < -1 || r->virt > 1 ||
       r->sigpoly < -1 || r->sigpoly > 1)
     return cr_diag_set(d, CR_EUSAGE, -1, "policy qualifier out of range");
+  int rc = check(r, d);
+  if (rc) return rc;
   if (p->n == p->cap) {
     size_t nc = p->cap ? p->cap * 2 : 32;
     cr_pol__rule *v = cr_realloc(p->v, nc * sizeof *v);
@@ -296,6 +677,16 @@ int cr_policy_add(cr_policy *p, const cr_pol_rule *r, cr_diag *d) {
   e->r.id = dup(p->a, r->id ? r->id : "user", &oom);
   e->r.why = dup(p->a, r->why, &oom);
   e->r.origin = dup(p->a, r->origin, &oom);
+  if (r->kind == CR_POL_REDIRECT) {  /* parts left out match anything */
+    e->r.from.owner = dup(p->a, r->from.owner ? r->from.owner : "*", &oom);
+    e->r.from.name = dup(p->a, r->from.name ? r->from.name : "*", &oom);
+    e->r.from.desc = dup(p->a, r->from.desc ? r->from.desc : "*", &oom);
+    e->r.to.owner = dup(p->a, r->to.owner, &oom);
+    e->r.to.name = dup(p->a, r->to.name, &oom);
+    e->r.to.desc = dup(p->a, r->to.desc, &oom);
+  }
+  if (r->kind == CR_POL_INSERT_CALL)
+    e->r.call = dup(p->a, r->call ? r->call : "*", &oom);
   if (oom) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   e->lit_cls = literal(e->r.cls);
   e->lit_name = literal(e->r.name);
@@ -405,12 +796,91 @@ int cr_policy_match(const cr_policy *p, cr_pol_kind kind,
   return -1;
 }
 
+/* ------------------------------------------- the kinds beyond seeds */
+
+/*
+** What an entry of the other kinds is about: a method, a call made in a
+** class, an inserted call or a field. NULL members are not asked about.
+*/
+typedef struct subject {
+  const char *cls, *name, *desc;
+  const cr_pol_ref *call;        /* redirect */
+  const char *event;             /* insert-call */
+} subject;
+
+static int about(const cr_pol__rule *e, const subject *s) {
+  const cr_pol_rule *r = &e->r;
+  if (!field(r->cls, e->lit_cls, s->cls)) return 0;
+  if (s->name && !field(r->name, e->lit_name, s->name)) return 0;
+  if (s->desc && !field(r->desc, e->lit_desc, s->desc)) return 0;
+  if (s->call && !(cr_policy_glob(r->from.owner, s->call->owner) &&
+                   cr_policy_glob(r->from.name, s->call->name) &&
+                   cr_policy_glob(r->from.desc, s->call->desc)))
+    return 0;
+  if (s->event && !cr_policy_glob(r->call, s->event)) return 0;
+  return 1;
+}
+
+/* The first entry of 'kind' about 's' that no removal cancels, or -1. */
+static int find(const cr_policy *p, cr_pol_kind kind, const subject *s) {
+  int hit = -1;
+  for (size_t i = 0; p && i < p->n; i++) {
+    const cr_pol__rule *e = &p->v[i];
+    if (e->r.kind != kind || !about(e, s)) continue;
+    if (e->r.remove) return -1;
+    if (hit < 0) hit = (int)i;
+  }
+  return hit;
+}
+
+int cr_policy_find(const cr_policy *p, cr_pol_kind kind, const char *cls,
+                   const char *name, const char *desc) {
+  subject s = {cls, name, desc, NULL, NULL};
+  return find(p, kind, &s);
+}
+
+int cr_policy_redirect(const cr_policy *p, const char *cls,
+                       const cr_pol_ref *call) {
+  subject s = {cls, NULL, NULL, call, NULL};
+  return find(p, CR_POL_REDIRECT, &s);
+}
+
+int cr_policy_removed(const cr_policy *p, size_t i) {
+  if (!p || i >= p->n) return 1;
+  const cr_pol_rule *r = &p->v[i].r;
+  if (r->remove) return 1;
+  subject s = {r->cls, r->name, NULL, NULL, NULL};
+  if (r->kind == CR_POL_REDIRECT) {
+    s.name = NULL;
+    s.call = &r->from;
+  } else if (r->kind != CR_POL_THREAD_FIELD) {
+    s.desc = r->desc;
+  }
+  if (r->kind == CR_POL_INSERT_CALL) s.event = r->call;
+  for (size_t k = 0; k < p->n; k++)
+    if (p->v[k].r.kind == r->kind && p->v[k].r.remove &&
+        about(&p->v[k], &s))
+      return 1;
+  return 0;
+}
+
 /* ------------------------------------------------------------ printing */
 
 /* Attribute value with XML escapes. */
 static void attr(FILE *f, const char *name, const char *v) {
   fprintf(f, " %s=\"", name);
   cr_xml_attr(f, v);
+  fputc('"', f);
+}
+
+/* A method reference attribute, "owner.name(desc)"; a removal's left
+** out descriptor ("*") is left out. */
+static void ref(FILE *f, const char *name, const cr_pol_ref *r) {
+  fprintf(f, " %s=\"", name);
+  cr_xml_attr(f, r->owner);
+  fputc('.', f);
+  cr_xml_attr(f, r->name);
+  if (strcmp(r->desc, "*") != 0) cr_xml_attr(f, r->desc);
   fputc('"', f);
 }
 
@@ -434,8 +904,15 @@ int cr_policy_print(const cr_policy *p, FILE *f) {
     if (r->origin) comment(f, r->origin);
     fprintf(f, "  <%s", cr_pol__kindname[r->kind]);
     attr(f, "class", r->cls);
-    attr(f, "name", r->name);
-    attr(f, "desc", r->desc);
+    if (r->kind == CR_POL_REDIRECT) {
+      ref(f, "from", &r->from);
+      if (r->to.owner) ref(f, "to", &r->to);
+    } else {
+      attr(f, "name", r->name);
+      if (r->kind != CR_POL_THREAD_FIELD) attr(f, "desc", r->desc);
+    }
+    if (r->call) attr(f, "call", r->call);
+    if (r->remove) attr(f, "remove", "1");
     if (r->annotation) attr(f, "annotation", r->annotation);
     if (r->native >= 0) attr(f, "native", r->native ? "1" : "0");
     if (r->virt >= 0) attr(f, "virtual", r->virt ? "1" : "0");

@@ -15,14 +15,23 @@
 
 #define MAX_POLICY_FILE ((size_t)16 << 20)
 
-static const char *const attrs[] = {
-  "class", "name", "desc", "annotation", "native", "virtual", "sigpoly",
-  "id", "why", NULL
+/* The attributes each kind takes (ORDER cr_pol_kind). */
+#define SEED_ATTRS                                                         \
+  {"class", "name", "desc", "annotation", "native", "virtual", "sigpoly",  \
+   "id", "why", NULL}
+static const char *const attrs[CR_POL__COUNT][10] = {
+  SEED_ATTRS, SEED_ATTRS, SEED_ATTRS, SEED_ATTRS,
+  {"class", "from", "to", "id", "why", "remove", NULL},
+  {"class", "name", "desc", "id", "why", "remove", NULL},
+  {"class", "name", "desc", "id", "why", "remove", NULL},
+  {"class", "name", "desc", "call", "id", "why", "remove", NULL},
+  {"class", "name", "id", "why", "remove", NULL},
 };
+#undef SEED_ATTRS
 
-static int known_attr(const char *n) {
-  for (int i = 0; attrs[i]; i++)
-    if (strcmp(attrs[i], n) == 0) return 1;
+static int known_attr(cr_pol_kind k, const char *n) {
+  for (int i = 0; attrs[k][i]; i++)
+    if (strcmp(attrs[k][i], n) == 0) return 1;
   return 0;
 }
 
@@ -64,12 +73,13 @@ static int rule(cr_policy *p, xmlNode *e, const char *where, cr_diag *d) {
   if (k == CR_POL__COUNT)
     return cr_diag_set(d, CR_EFORMAT, -1,
                        "%s:%ld: unknown element <%s> (expected "
-                       "nonoverloadable, nonwrappable, overloadable or "
-                       "wrappable)", where, xmlGetLineNo(e),
+                       "nonoverloadable, nonwrappable, overloadable, "
+                       "wrappable, redirect, thread-entry, upcall, "
+                       "insert-call or thread-field)", where, xmlGetLineNo(e),
                        (const char *)e->name);
   r.kind = (cr_pol_kind)k;
   for (xmlAttr *a = e->properties; a; a = a->next)
-    if (!known_attr((const char *)a->name))
+    if (!known_attr(r.kind, (const char *)a->name))
       return cr_diag_set(d, CR_EFORMAT, -1,
                          "%s:%ld: unknown attribute '%s' on <%s>", where,
                          xmlGetLineNo(e), (const char *)a->name,
@@ -79,14 +89,18 @@ static int rule(cr_policy *p, xmlNode *e, const char *where, cr_diag *d) {
       return cr_diag_set(d, CR_EFORMAT, -1, "%s:%ld: <%s> must be empty",
                          where, xmlGetLineNo(c), (const char *)e->name);
   int rc;
+  signed char remove;
   if ((rc = flag(&r.native, e, "native", where, d)) ||
       (rc = flag(&r.virt, e, "virtual", where, d)) ||
-      (rc = flag(&r.sigpoly, e, "sigpoly", where, d)))
+      (rc = flag(&r.sigpoly, e, "sigpoly", where, d)) ||
+      (rc = flag(&remove, e, "remove", where, d)))
     return rc;
-  xmlChar *v[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
-  static const char *const sn[6] = {"class", "name", "desc", "annotation",
-                                    "id", "why"};
-  for (int i = 0; i < 6 && !rc; i++) rc = prop(&v[i], e, sn[i], d);
+  r.remove = remove > 0;
+  enum { NV = 9 };
+  xmlChar *v[NV] = {NULL};
+  static const char *const sn[NV] = {"class", "name", "desc", "annotation",
+                                     "id", "why", "from", "to", "call"};
+  for (int i = 0; i < NV && !rc; i++) rc = prop(&v[i], e, sn[i], d);
   if (rc) goto out;
   char origin[600];
   snprintf(origin, sizeof origin, "%s:%ld", where, xmlGetLineNo(e));
@@ -96,10 +110,27 @@ static int rule(cr_policy *p, xmlNode *e, const char *where, cr_diag *d) {
   r.annotation = (char *)v[3];
   r.id = v[4] ? (char *)v[4] : "user";
   r.why = (char *)v[5];
+  r.call = (char *)v[8];
   r.origin = origin;
-  rc = cr_policy_add(p, &r, d);
+  /* "owner.name(desc)", literal in an entry, patterns in a removal */
+  cr_diag pd;
+  cr_diag_clear(&pd);
+  for (int i = 6; i <= 7 && !rc; i++) {
+    if (!v[i]) continue;
+    rc = cr_policy_parse_ref(i == 6 ? &r.from : &r.to, p->a,
+                             (const char *)v[i], !r.remove, &pd);
+    if (rc == CR_EFORMAT)
+      rc = cr_diag_set(d, CR_EFORMAT, -1, "%s: <%s> %s: %s", origin,
+                       (const char *)e->name, sn[i], pd.msg);
+    else if (rc)
+      rc = cr_diag_set(d, rc, -1, "%s", pd.msg);
+  }
+  if (!rc && (rc = cr_policy_add(p, &r, &pd)))
+    /* what the policy finds wrong in a file is the file's format */
+    rc = cr_diag_set(d, rc == CR_EUSAGE ? CR_EFORMAT : rc, -1, "%s",
+                     pd.msg);
 out:
-  for (int i = 0; i < 6; i++) xmlFree(v[i]);
+  for (int i = 0; i < NV; i++) xmlFree(v[i]);
   return rc;
 }
 

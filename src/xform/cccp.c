@@ -631,19 +631,19 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
 }
 
 /*
-** 1 if the JVM calls method 'name' 'desc' on its own in the middle of an
-** instruction of an instrumented method: a class loader's
-** loadClass(String), which resolving a class name calls (JVMS 5.3.2).
+** 1 if the JVM calls method 'name' 'desc' of this class on its own in the
+** middle of an instruction of an instrumented method: the policy's
+** <upcall> entries (built-in: a class loader's loadClass(String), which
+** resolving a class name calls, JVMS 5.3.2).
 */
-static int vm_upcall(const char *name, const char *desc) {
-  return strcmp(name, "loadClass") == 0 &&
-         strcmp(desc, "(Ljava/lang/String;)Ljava/lang/Class;") == 0;
+static int vm_upcall(const xf *x, const char *name, const char *desc) {
+  return cr_policy_find(x->o->pol, CR_POL_UPCALL, x->name, name, desc) >= 0;
 }
 
 /* The Methodref an entry from the original signature (N2B, OSI) reads
 ** its caller's node with: CC.get, or CC.upcall for a vm_upcall. */
 static int slot_read(xf *x, const char *name, const char *desc, int stat) {
-  if (stat || !vm_upcall(name, desc)) return x->r_get;
+  if (stat || !vm_upcall(x, name, desc)) return x->r_get;
   return cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "upcall", D_GET,
                                     x->d));
 }
@@ -1177,82 +1177,28 @@ static site_memo *site_memo_of(xf *x, uint32_t k) {
 ** JDK mode: the calls through which the JDK hands members and stack frames
 ** to programs go to the runtime's filters (runtime-java/agent: Hidden,
 ** Frames), which call the original and leave out what the rewriter added:
-** what the agent patches into an uninstrumented JDK, done here. Each
-** replacement has the original's stack shape (a receiver becomes the
-** first argument).
+** what the agent patches into an uninstrumented JDK, done here. The
+** policy's <redirect> entries say which; each replacement has the
+** original's stack shape (a receiver becomes the first argument).
 */
-typedef struct jdk_edit {
-  const char *in;                       /* the class whose calls change */
-  const char *owner, *name, *desc;      /* the call */
-  const char *to, *to_name, *to_desc;   /* the static method instead */
-} jdk_edit;
-
-#define STE "[Ljava/lang/StackTraceElement;"
-#define M_ARR "[Ljava/lang/reflect/Method;"
-#define F_ARR "[Ljava/lang/reflect/Field;"
-#define C_ARR "[Ljava/lang/reflect/Constructor;"
-static const jdk_edit jdk_edits[] = {
-  {"java/lang/Class", "jdk/internal/reflect/Reflection", "filterMethods",
-   "(Ljava/lang/Class;" M_ARR ")" M_ARR, "cccp/rt/Reflect", "filterMethods",
-   "(Ljava/lang/Class;" M_ARR ")" M_ARR},
-  {"java/lang/Class", "jdk/internal/reflect/Reflection", "filterFields",
-   "(Ljava/lang/Class;" F_ARR ")" F_ARR, "cccp/rt/Reflect", "filterFields",
-   "(Ljava/lang/Class;" F_ARR ")" F_ARR},
-  {"java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
-   "(Z)" C_ARR, "cccp/rt/Reflect", "constructors",
-   "(Ljava/lang/Class;Z)" C_ARR},
-  {"java/io/ObjectStreamClass", "java/io/ObjectStreamClass",
-   "hasStaticInitializer", "(Ljava/lang/Class;)Z", "cccp/rt/Hidden",
-   "hasStaticInitializer", "(Ljava/lang/Class;)Z"},
-  /* Throwable.getOurStackTrace: JDK 25, JDK 17 */
-  {"java/lang/Throwable", "java/lang/StackTraceElement", "of",
-   "(Ljava/lang/Object;I)" STE, "cccp/rt/Frames", "of",
-   "(Ljava/lang/Object;I)" STE},
-  {"java/lang/Throwable", "java/lang/StackTraceElement", "of",
-   "(Ljava/lang/Throwable;I)" STE, "cccp/rt/Frames", "of",
-   "(Ljava/lang/Throwable;I)" STE},
-  /* other threads' stacks */
-  {"java/lang/Thread", "java/lang/Thread", "dumpThreads",
-   "([Ljava/lang/Thread;)[" STE, "cccp/rt/Frames", "dumpThreads",
-   "([Ljava/lang/Thread;)[" STE},
-  {"java/lang/Thread", "java/lang/StackTraceElement", "of", "(" STE ")" STE,
-   "cccp/rt/Frames", "of", "(" STE ")" STE},
-  /* StackWalker: the stream a walk's function gets, and getCallerClass */
-  {"java/lang/StackStreamFactory$StackFrameTraverser",
-   "java/util/function/Function", "apply",
-   "(Ljava/lang/Object;)Ljava/lang/Object;", "cccp/rt/Frames", "apply",
-   "(Ljava/util/function/Function;Ljava/lang/Object;)Ljava/lang/Object;"},
-  {"java/lang/StackWalker", "java/lang/StackStreamFactory$CallerClassFinder",
-   "findCaller", "()Ljava/lang/Class;", "cccp/rt/Frames", "caller",
-   "(Ljava/lang/Object;)Ljava/lang/Class;"},
-};
-#undef STE
-#undef M_ARR
-#undef F_ARR
-#undef C_ARR
-
-static const jdk_edit *jdk_edit_of(const xf *x, const char *owner,
-                                   const char *name, const char *desc) {
-  for (size_t k = 0; k < sizeof jdk_edits / sizeof *jdk_edits; k++) {
-    const jdk_edit *e = &jdk_edits[k];
-    if (strcmp(e->in, x->name) == 0 && strcmp(e->owner, owner) == 0 &&
-        strcmp(e->name, name) == 0 && strcmp(e->desc, desc) == 0)
-      return e;
-  }
-  return NULL;
+static const cr_pol_rule *jdk_edit_of(const xf *x, const char *owner,
+                                      const char *name, const char *desc) {
+  cr_pol_ref call = {owner, name, desc};
+  int k = cr_policy_redirect(x->o->pol, x->name, &call);
+  return k < 0 ? NULL : cr_policy_rule(x->o->pol, (size_t)k);
 }
 
 /*
 ** JDK mode: methods where a thread's own code begins although a caller
-** passes a node. A virtual thread's task runs under VirtualThread.run,
-** called from the continuation its carrier thread entered, whose context
-** is the carrier's: the method starts from the current (virtual) thread's
-** root instead (CC.root), so that each virtual thread has its tree.
+** passes a node, the policy's <thread-entry> entries. A virtual thread's
+** task runs under VirtualThread.run, called from the continuation its
+** carrier thread entered, whose context is the carrier's: the method
+** starts from the current (virtual) thread's root instead (CC.root), so
+** that each virtual thread has its tree.
 */
-static int thread_entry(const char *cls, const char *name, const char *desc) {
-  return strcmp(cls, "java/lang/VirtualThread") == 0 &&
-         strcmp(name, "run") == 0 &&
-         strcmp(desc, "(Ljava/lang/Runnable;)V") == 0;
+static int thread_entry(const xf *x, const char *name, const char *desc) {
+  return cr_policy_find(x->o->pol, CR_POL_THREAD_ENTRY, x->name, name,
+                        desc) >= 0;
 }
 
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
@@ -1269,12 +1215,12 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   const char *name = nat ? cr_cp_str(cp, nat->a) : NULL;
   const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
   if (!owner || !name || !desc) return;  /* the analysis will complain */
-  const jdk_edit *je = x->jdk ? jdk_edit_of(x, owner, name, desc) : NULL;
+  const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, owner, name, desc) : NULL;
   if (je) {
     /* the filter's call of the original makes its node from the slot */
     i->op = CR_OP_INVOKESTATIC;
-    i->a = cpi(x, cr_cp_add_methodref(cp, je->to, je->to_name, je->to_desc,
-                                      x->d));
+    i->a = cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
+                                      je->to.desc, x->d));
     i->b = 0;
     wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
@@ -1596,7 +1542,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
       m->flags = (uint16_t)(m->flags & ~ACC_SYNCHRONIZED);
     }
   }
-  if (x->jdk && thread_entry(x->name, name, desc))
+  if (x->jdk && thread_entry(x, name, desc))
     emit(x, b, first, CR_OP_INVOKESTATIC,
          cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
   else if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
@@ -2079,31 +2025,35 @@ static int insert_call(xf *x, const char *name, const char *desc,
 }
 
 /*
-** What the runtime of an instrumented JDK needs from the JDK itself: the
-** thread slot as two fields of java.lang.Thread (the current node and the
-** thread's root, read after Thread.currentThread()); the moment the VM has
-** booted, when profiling can start (CC.start as System.initPhase3 returns:
-** JDK 9 and later; the VM calls it by name, so it is the original-signature
-** method, whatever its kind); and when a thread ends, so that its tree
-** joins those of its name pattern (CC.ended as Thread.exit returns, which
-** the VM calls when a platform thread ends: its own calls are in the
-** thread's tree; and as a virtual thread's
+** What the runtime of an instrumented JDK needs from the JDK itself, the
+** policy's <thread-field> and <insert-call> entries for this class, in
+** that order: the thread slot as two fields of java.lang.Thread (the
+** current node and the thread's root, read after Thread.currentThread());
+** the moment the VM has booted, when profiling can start (CC.start as
+** System.initPhase3 returns: JDK 9 and later; the VM calls it by name, so
+** it is the original-signature method, whatever its kind); and when a
+** thread ends, so that its tree joins those of its name pattern (CC.ended
+** as Thread.exit returns, which the VM calls when a platform thread ends:
+** its own calls are in the thread's tree; and as a virtual thread's
 ** VirtualThread.run returns).
 */
 static void jdk_hooks(xf *x) {
-  if (strcmp(x->name, "java/lang/Thread") == 0) {
-    add_cc_field(x, "cccp$cc");
-    add_cc_field(x, "cccp$root");
-    if (!insert_call(x, "exit", "()V", 0, "ended"))
-      warn(x, "class %s: no exit()V: the trees of ended threads are not "
-           "merged", x->name);
-  } else if (strcmp(x->name, "java/lang/System") == 0) {
-    if (!insert_call(x, "initPhase3", "()V", 0, "start"))
-      warn(x, "class %s: no initPhase3()V: profiling will not start",
-           x->name);
-  } else if (strcmp(x->name, "java/lang/VirtualThread") == 0) {
-    insert_call(x, "run", "(Ljava/lang/Runnable;)V", 0, "ended");
-  }
+  const cr_policy *p = x->o->pol;
+  size_t n = cr_policy_count(p);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t k = 0; k < n && !x->err; k++) {
+      const cr_pol_rule *r = cr_policy_rule(p, k);
+      if (r->kind != (pass ? CR_POL_INSERT_CALL : CR_POL_THREAD_FIELD) ||
+          strcmp(r->cls, x->name) != 0 || cr_policy_removed(p, k))
+        continue;
+      if (!pass)
+        add_cc_field(x, r->name);
+      else if (!insert_call(x, r->name, r->desc, 0, r->call))
+        warn(x, "class %s: no %s%s: %s", x->name, r->name, r->desc,
+             strcmp(r->call, "start") == 0
+                 ? "profiling will not start"
+                 : "the trees of ended threads are not merged");
+    }
 }
 
 /*

@@ -12,7 +12,8 @@
 # linkage under the caller, no node of the runtime's own work); many
 # short-lived threads (virtual ones on JDK 21+) leave one tree per name
 # pattern, in JDK and app mode; the
-# transparency program prints the same; a method table of another JDK
+# transparency program prints the same; a policy file that removes the
+# reflection filter makes the twins visible; a method table of another JDK
 # build stops profiling with a message, and the program still runs.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
@@ -208,6 +209,45 @@ for J in "${JDKS[@]}"; do
     else fail "JDK $v: 100000 virtual threads in 64 MB: '$(echo "$got" | head -2)' (want '$want'), $n trees"; fi
   fi
 done
+
+# The JDK-mode rules are policy entries a policy file can remove: without
+# the reflection filter (the <redirect> entries in java.lang.Class)
+# Class.getDeclaredMethods lists the twins; an <insert-call> whose method
+# the class lacks is warned about.
+echo "-- policy: the reflection filter removed (JDK 17)"
+mkdir -p "$T/tw"
+cat > "$T/tw/Twins.java" <<'EOF'
+public class Twins {
+  public static void main(String[] a) {
+    int n = 0, twins = 0;
+    for (java.lang.reflect.Method m : String.class.getDeclaredMethods()) {
+      n++;
+      for (Class<?> p : m.getParameterTypes())
+        if (p.getName().startsWith("cccp.")) { twins++; break; }
+    }
+    System.out.println("methods " + n + " twins " + twins);
+  }
+}
+EOF
+check "compile the member-listing program" "$JDK17/bin/javac" -d "$T/tw" "$T/tw/Twins.java"
+cat > "$T/norefl.xml" <<'XML'
+<policy>
+  <redirect class="java/lang/Class" remove="1"/>
+  <insert-call class="java/lang/Thread" name="noSuchMethod" desc="()V" call="ended"/>
+</policy>
+XML
+expect_exit 0 "instrument JDK 17 without the reflection filter" \
+  "$REWRITE" -q --jdk "$JDK17" -o "$T/norefl" --policy "$T/norefl.xml"
+expect_match "class java/lang/Thread: no noSuchMethod\(\)V: the trees of ended threads are not merged" \
+  "an inserted call whose method is missing is warned about" "$err"
+plain=$("$JDK17/bin/java" -cp "$T/tw" Twins 2>&1)
+with=$("$JDK17/bin/java" @"$T/jdk17/cccp.args" -Dcccp.out="$T/tw.xml" -cp "$T/tw" Twins 2>&1)
+without=$("$JDK17/bin/java" @"$T/norefl/cccp.args" -Dcccp.out="$T/tw.xml" -cp "$T/tw" Twins 2>&1)
+if [ "$with" = "$plain" ]; then
+  pass "built-in policy: String's declared methods as without cccp ($plain)"
+else fail "built-in policy: '$with', without cccp '$plain'"; fi
+expect_match "^methods [0-9]+ twins [1-9][0-9]*$" \
+  "without the filter the twins show ($without)" "$without"
 
 # A class library as an input (cccp-rewrite rt.jar -o INST_rt.jar): a jar
 # of java.base's classes from the JDK 17 image is instrumented as that

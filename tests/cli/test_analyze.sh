@@ -76,6 +76,51 @@ ids=$("$REWRITE" --print-policy | grep -o 'id="[a-z0-9-]*"' | cut -d'"' -f2 | so
 undocumented=$(for i in $ids; do grep -q -- "$i" "$ROOT/man/cccp-rewrite.1" || echo "$i"; done)
 [ -z "$undocumented" ] && pass "every built-in policy entry is explained in the man page" \
   || fail "policy entries missing from the man page: $undocumented"
+echo "-- policy: JDK-mode entries"
+expect_exit 0 "--print-policy" "$REWRITE" --print-policy
+for k in redirect thread-entry upcall insert-call thread-field; do
+  expect_match "<$k class=" "the built-in policy lists <$k> entries" "$out"
+done
+expect_match '<redirect class="java/lang/Class" from="jdk/internal/reflect/Reflection.filterMethods\(Ljava/lang/Class;\[Ljava/lang/reflect/Method;\)\[Ljava/lang/reflect/Method;" to="cccp/rt/Reflect.filterMethods\(' \
+  "the reflection filter is printed as from/to members" "$out"
+expect_match '<insert-call class="java/lang/System" name="initPhase3" desc="\(\)V" call="start" id="profiling-start" why="[^"]+"' \
+  "an inserted call is printed with its reason" "$out"
+cat > "$T/rm.xml" <<'XML'
+<policy>
+  <redirect class="java/lang/Class" remove="1"/>
+  <upcall class="com/acme/*" remove="1"/>
+</policy>
+XML
+expect_exit 0 "a user policy removes JDK-mode entries" "$REWRITE" --policy "$T/rm.xml" --print-policy
+expect_match '<redirect class="java/lang/Class" from="\*\.\*" remove="1" id="user"/>' "the removal is printed" "$out"
+printf '%s\n' "$out" > "$T/printed.xml"
+expect_exit 0 "the printed policy reads back" "$REWRITE" --policy "$T/printed.xml" --print-policy
+for bad in '<redirect from="a/B.c()V"/>' \
+           '<redirect from="a/B.c()V" to="x/Y.z()I"/>' \
+           '<thread-entry from="a/B.c()V"/>' \
+           '<upcall class="a" native="1"/>' \
+           '<insert-call class="a" name="b" desc="()V" call="stop"/>' \
+           '<thread-field class="a*" name="b"/>'; do
+  printf '<policy>\n%s\n</policy>\n' "$bad" > "$T/bad.xml"
+  expect_exit 1 "malformed: $bad" "$REWRITE" --policy "$T/bad.xml" --print-policy
+  expect_match "bad.xml:2: " "  the message names the file and line" "$err"
+done
+if [ -d "$JDK17/jmods" ] || [ -f "$JDK17/lib/modules" ]; then
+  cat > "$T/to.xml" <<'XML'
+<policy>
+  <redirect class="java/lang/Thread" from="java/lang/Thread.getName()Ljava/lang/String;"
+            to="cccp/rt/Frames.name(Ljava/lang/Thread;)Ljava/lang/String;"/>
+</policy>
+XML
+  expect_exit 1 "a redirect to a missing method stops the JDK's rewrite" \
+    "$REWRITE" -q --jdk "$JDK17" -o "$T/jdk-to" --policy "$T/to.xml"
+  expect_match 'to.xml:3: <redirect> to cccp/rt/Frames.name\(Ljava/lang/Thread;\)Ljava/lang/String;: no such static method' \
+    "  the message names the entry and the method" "$err"
+  check "  nothing is written" test ! -e "$T/jdk-to"
+  sed -i 's|cccp/rt/Frames.name|java/util/Objects.toString|; s|(Ljava/lang/Thread;)|(Ljava/lang/Object;)|' "$T/to.xml"
+  expect_exit 0 "a redirect to a static method of the JDK passes the check" \
+    "$REWRITE" -q --analyze --jdk "$JDK17" --policy "$T/to.xml"
+fi
 expect_exit 2 "--report without --analyze is a usage error" "$REWRITE" --identity "$EX" -o "$T/x.jar" --report "$T/r.xml"
 
 finish

@@ -75,6 +75,7 @@ static void instrument(const uint8_t *data, size_t size) {
   cr_xf_opts o;
   memset(&o, 0, sizeof o);
   o.h = h;
+  o.pol = p;
   o.env.ti = &ti;
   rc = cr_xf_cccp(c, &o, &d);
   if (rc) {

@@ -37,6 +37,19 @@ int fuzz_policy(const uint8_t *data, size_t size) {
     cr_policy_free(p);
     return 0;
   }
+  /* the lookups of the JDK-mode kinds, asked with each rule's own
+  ** strings: an entry that no removal cancels finds itself or an earlier
+  ** entry */
+  for (size_t i = 0; i < cr_policy_count(p); i++) {
+    const cr_pol_rule *r = cr_policy_rule(p, i);
+    int gone = cr_policy_removed(p, i), k = -2;
+    if (r->kind == CR_POL_REDIRECT)
+      k = cr_policy_redirect(p, r->cls, &r->from);
+    else if (r->kind == CR_POL_THREAD_ENTRY || r->kind == CR_POL_UPCALL)
+      k = cr_policy_find(p, r->kind, r->cls, r->name, r->desc);
+    FUZZ_CHECK(k == -2 || (gone ? k < 0 : k >= 0 && (size_t)k <= i),
+               "rule %zu (%s): lookup %d, removed %d", i, r->id, k, gone);
+  }
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);

@@ -293,6 +293,19 @@ POLICIES = {
   <nonoverloadable sigpoly='1' id='poly'/>
 </policy>
 """,
+    'jdk.xml': """<?xml version='1.0'?>
+<policy>
+  <redirect class='java/lang/Class' from='a/B.c(I)J' to='x/Y.z(I)J' id='r'/>
+  <redirect class='p/*' from='a/B.v()Ljava/lang/Class;'
+            to='x/Y.v(Ljava/lang/Object;)Ljava/lang/Class;'/>
+  <thread-entry class='p/Pool' name='work*' desc='()V'/>
+  <upcall name='loadClass' desc='(Ljava/lang/String;)Ljava/lang/Class;'/>
+  <insert-call class='p/T' name='stop' desc='()V' call='ended'/>
+  <thread-field class='p/T' name='slot' why='w'/>
+  <redirect class='java/lang/*' from='*.get*' remove='1'/>
+  <insert-call call='st*' remove='1'/>
+</policy>
+""",
     'doctype.xml': """<?xml version='1.0'?>
 <!DOCTYPE policy [<!ENTITY x "y">]>
 <policy><nonoverloadable class='&x;' id='e'/></policy>

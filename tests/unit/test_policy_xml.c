@@ -1,6 +1,7 @@
 /*
-** test_policy_xml.c -- policies: wildcards, the built-in rules, policy
-** files (good, malformed, unknown element or attribute, DTDs refused),
+** test_policy_xml.c -- policies: wildcards, the built-in rules (seeds and
+** the JDK-mode entries), policy files (good, malformed, unknown element or
+** attribute, incomplete entries of each kind, DTDs refused), removals,
 ** all-or-nothing loading, print -> load round trip, allocation failures
 ** (ours and libxml2's).
 */
@@ -137,6 +138,248 @@ START_TEST(test_policy_xml__good_file) {
 }
 END_TEST
 
+#define M_ARR "[Ljava/lang/reflect/Method;"
+#define D_FILTER "(Ljava/lang/Class;" M_ARR ")" M_ARR
+#define D_LOAD "(Ljava/lang/String;)Ljava/lang/Class;"
+
+/* The index of the first entry of 'kind' in class 'cls' named 'name', or
+** -1 (for the kinds a class applies all of). */
+static int entry(const cr_policy *p, cr_pol_kind kind, const char *cls,
+                 const char *name) {
+  for (size_t i = 0; i < cr_policy_count(p); i++) {
+    const cr_pol_rule *r = cr_policy_rule(p, i);
+    if (r->kind == kind && !r->remove && strcmp(r->cls, cls) == 0 &&
+        strcmp(r->name, name) == 0)
+      return (int)i;
+  }
+  return -1;
+}
+
+START_TEST(test_policy_xml__jdk_builtin) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  cr_pol_ref c = {"jdk/internal/reflect/Reflection", "filterMethods",
+                  D_FILTER};
+  int k = cr_policy_redirect(p, "java/lang/Class", &c);
+  ck_assert_int_ge(k, 0);
+  const cr_pol_rule *r = cr_policy_rule(p, (size_t)k);
+  ck_assert_str_eq(r->id, "reflection-filter");
+  ck_assert_str_eq(r->to.owner, "cccp/rt/Reflect");
+  ck_assert_str_eq(r->to.name, "filterMethods");
+  ck_assert_str_eq(r->to.desc, D_FILTER);
+  ck_assert_int_lt(cr_policy_redirect(p, "java/lang/ClassLoader", &c), 0);
+  c.desc = "(Ljava/lang/Class;)V";
+  ck_assert_int_lt(cr_policy_redirect(p, "java/lang/Class", &c), 0);
+  /* a receiver becomes the first argument */
+  cr_pol_ref f = {"java/lang/StackStreamFactory$CallerClassFinder",
+                  "findCaller", "()Ljava/lang/Class;"};
+  k = cr_policy_redirect(p, "java/lang/StackWalker", &f);
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->to.desc,
+                   "(Ljava/lang/Object;)Ljava/lang/Class;");
+  /* upcalls in any class; thread entries */
+  k = cr_policy_find(p, CR_POL_UPCALL, "com/acme/Loader", "loadClass",
+                     D_LOAD);
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "load-class-upcall");
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_UPCALL, "com/acme/Loader",
+                                  "loadClass", "(Ljava/lang/String;Z)"
+                                  "Ljava/lang/Class;"), 0);
+  ck_assert_int_ge(cr_policy_find(p, CR_POL_THREAD_ENTRY,
+                                  "java/lang/VirtualThread", "run",
+                                  "(Ljava/lang/Runnable;)V"), 0);
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_THREAD_ENTRY, "java/lang/Thread",
+                                  "run", "()V"), 0);
+  /* the fields of the slot, in order, and the inserted calls */
+  int cc = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$cc");
+  int root = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root");
+  ck_assert_int_ge(cc, 0);
+  ck_assert_int_gt(root, cc);
+  k = entry(p, CR_POL_INSERT_CALL, "java/lang/Thread", "exit");
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->desc, "()V");
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->call, "ended");
+  ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 0);
+  k = entry(p, CR_POL_INSERT_CALL, "java/lang/System", "initPhase3");
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->call, "start");
+  k = entry(p, CR_POL_INSERT_CALL, "java/lang/VirtualThread", "run");
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->call, "ended");
+  size_t kinds[CR_POL__COUNT] = {0};
+  for (size_t i = 0; i < cr_policy_count(p); i++)
+    kinds[cr_policy_rule(p, i)->kind]++;
+  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 10);
+  ck_assert_uint_eq(kinds[CR_POL_THREAD_ENTRY], 1);
+  ck_assert_uint_eq(kinds[CR_POL_UPCALL], 1);
+  ck_assert_uint_eq(kinds[CR_POL_INSERT_CALL], 3);
+  ck_assert_uint_eq(kinds[CR_POL_THREAD_FIELD], 2);
+  /* no policy: nothing */
+  ck_assert_int_lt(cr_policy_find(NULL, CR_POL_UPCALL, "a", "loadClass",
+                                  D_LOAD), 0);
+  ck_assert_int_lt(cr_policy_redirect(NULL, "java/lang/Class", &f), 0);
+  cr_policy_free(p);
+}
+END_TEST
+
+static const char JDK[] =
+    "<policy>\n"
+    "  <redirect class='com/acme/*' from='a/B.c(I)J' to='x/Y.z(I)J'\n"
+    "            id='acme' why='w'/>\n"
+    "  <redirect class='com/acme/V' from='a/B.v(Ljava/lang/String;)V'\n"
+    "            to='x/Y.v([ILjava/lang/Object;)V'/>\n"
+    "  <thread-entry class='com/acme/Pool' name='work*'/>\n"
+    "  <upcall class='com/acme/Loader' name='find' desc='(I)V'/>\n"
+    "  <insert-call class='com/acme/T' name='stop' desc='()V' "
+    "call='ended'/>\n"
+    "  <thread-field class='com/acme/T' name='slot'/>\n"
+    "</policy>\n";
+
+START_TEST(test_policy_xml__jdk_file) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
+  ck_assert_msg(cr_policy_load_mem(p, JDK, strlen(JDK), "jdk.xml", &d) == 0,
+                "%s", d.msg);
+  ck_assert_uint_eq(cr_policy_count(p), 6);
+  const cr_pol_rule *r = cr_policy_rule(p, 0);
+  ck_assert_int_eq(r->kind, CR_POL_REDIRECT);
+  ck_assert_str_eq(r->cls, "com/acme/*");
+  ck_assert_str_eq(r->from.owner, "a/B");
+  ck_assert_str_eq(r->from.name, "c");
+  ck_assert_str_eq(r->from.desc, "(I)J");
+  ck_assert_str_eq(r->to.owner, "x/Y");
+  ck_assert_str_eq(r->to.name, "z");
+  ck_assert_str_eq(r->to.desc, "(I)J");
+  ck_assert_str_eq(r->id, "acme");
+  /* libxml2 numbers an element by the line its start tag ends on */
+  ck_assert_str_eq(r->origin, "jdk.xml:3");
+  ck_assert_int_eq(r->remove, 0);
+  cr_pol_ref c = {"a/B", "c", "(I)J"};
+  ck_assert_int_eq(cr_policy_redirect(p, "com/acme/Foo", &c), 0);
+  ck_assert_int_lt(cr_policy_redirect(p, "com/other/Foo", &c), 0);
+  cr_pol_ref v = {"a/B", "v", "(Ljava/lang/String;)V"};
+  ck_assert_int_eq(cr_policy_redirect(p, "com/acme/V", &v), 1);
+  ck_assert_int_eq(cr_policy_find(p, CR_POL_THREAD_ENTRY, "com/acme/Pool",
+                                  "workLoop", "()V"), 2);
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_THREAD_ENTRY, "com/acme/Pool",
+                                  "run", "()V"), 0);
+  ck_assert_int_eq(cr_policy_find(p, CR_POL_UPCALL, "com/acme/Loader",
+                                  "find", "(I)V"), 3);
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_UPCALL, "com/acme/Loader",
+                                  "find", "(J)V"), 0);
+  r = cr_policy_rule(p, 4);
+  ck_assert_int_eq(r->kind, CR_POL_INSERT_CALL);
+  ck_assert_str_eq(r->call, "ended");
+  r = cr_policy_rule(p, 5);
+  ck_assert_int_eq(r->kind, CR_POL_THREAD_FIELD);
+  ck_assert_str_eq(r->name, "slot");
+  cr_policy_free(p);
+}
+END_TEST
+
+/*
+** Removals: by pattern, whatever their order, against built-in entries
+** and a file's; each cancels only its kind, and only where it matches.
+*/
+START_TEST(test_policy_xml__removals) {
+  static const char RM[] =
+      "<policy>\n"
+      "  <redirect class='java/lang/Class'\n"
+      "            from='jdk/internal/reflect/Reflection.filterMethods'\n"
+      "            remove='1'/>\n"
+      "  <redirect class='java/lang/Thr*' from='*.*(*' remove='1'/>\n"
+      "  <upcall class='com/acme/*' remove='1'/>\n"
+      "  <insert-call class='java/lang/System' remove='1'/>\n"
+      "  <thread-field name='cccp$root' remove='1'/>\n"
+      "  <thread-entry remove='1'/>\n"
+      "</policy>\n";
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  size_t n0 = cr_policy_count(p);
+  ck_assert_msg(cr_policy_load_mem(p, RM, strlen(RM), "rm.xml", &d) == 0,
+                "%s", d.msg);
+  ck_assert_uint_eq(cr_policy_count(p), n0 + 6);
+  ck_assert_int_eq(cr_policy_rule(p, n0)->remove, 1);
+  cr_pol_ref m = {"jdk/internal/reflect/Reflection", "filterMethods",
+                  D_FILTER};
+  ck_assert_int_lt(cr_policy_redirect(p, "java/lang/Class", &m), 0);
+  cr_pol_ref f = {"jdk/internal/reflect/Reflection", "filterFields",
+                  "(Ljava/lang/Class;[Ljava/lang/reflect/Field;)"
+                  "[Ljava/lang/reflect/Field;"};
+  ck_assert_int_ge(cr_policy_redirect(p, "java/lang/Class", &f), 0);
+  cr_pol_ref t = {"java/lang/StackTraceElement", "of",
+                  "(Ljava/lang/Throwable;I)[Ljava/lang/StackTraceElement;"};
+  ck_assert_int_lt(cr_policy_redirect(p, "java/lang/Throwable", &t), 0);
+  /* a removal by pattern exempts part of a wildcard entry */
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_UPCALL, "com/acme/L",
+                                  "loadClass", D_LOAD), 0);
+  ck_assert_int_ge(cr_policy_find(p, CR_POL_UPCALL, "org/other/L",
+                                  "loadClass", D_LOAD), 0);
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_THREAD_ENTRY,
+                                  "java/lang/VirtualThread", "run",
+                                  "(Ljava/lang/Runnable;)V"), 0);
+  int k = entry(p, CR_POL_INSERT_CALL, "java/lang/System", "initPhase3");
+  ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 1);
+  k = entry(p, CR_POL_INSERT_CALL, "java/lang/Thread", "exit");
+  ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 0);
+  k = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root");
+  ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 1);
+  k = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$cc");
+  ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 0);
+  /* the seeds are untouched */
+  cr_pol_method om = M("java/lang/Object", "hashCode", "()I", 0x101);
+  ck_assert_int_ge(cr_policy_match(p, CR_POL_NONOVL, &om), 0);
+  /* an entry added after a removal that matches it is cancelled too */
+  static const char LATE[] =
+      "<policy><upcall class='com/acme/X' name='m' desc='()V'/>"
+      "<upcall class='org/Y' name='m' desc='()V'/></policy>";
+  ck_assert_int_eq(cr_policy_load_mem(p, LATE, strlen(LATE), "late", &d),
+                   0);
+  ck_assert_int_lt(cr_policy_find(p, CR_POL_UPCALL, "com/acme/X", "m",
+                                  "()V"), 0);
+  ck_assert_int_ge(cr_policy_find(p, CR_POL_UPCALL, "org/Y", "m", "()V"),
+                   0);
+  cr_policy_free(p);
+}
+END_TEST
+
+START_TEST(test_policy_xml__parse_ref) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_arena *a = cr_arena_new();
+  ck_assert_ptr_nonnull(a);
+  cr_pol_ref r;
+  ck_assert_int_eq(cr_policy_parse_ref(&r, a, "p/A$B.m([[IJ)[Lx;", 1, &d),
+                   0);
+  ck_assert_str_eq(r.owner, "p/A$B");
+  ck_assert_str_eq(r.name, "m");
+  ck_assert_str_eq(r.desc, "([[IJ)[Lx;");
+  ck_assert_int_eq(cr_policy_parse_ref(&r, a, "p/A.<init>()V", 1, &d), 0);
+  ck_assert_str_eq(r.name, "<init>");
+  /* patterns, and a left out descriptor, in removals only */
+  ck_assert_int_eq(cr_policy_parse_ref(&r, a, "p/*.get*", 0, &d), 0);
+  ck_assert_str_eq(r.owner, "p/*");
+  ck_assert_str_eq(r.name, "get*");
+  ck_assert_str_eq(r.desc, "*");
+  static const char *const lit_bad[] = {
+    "p/A.m", "p/A.m(*)V", "p/A.m(I", "p/A.m()", "p/A.m(Lx)V", "p/A.m(L;)V",
+    "p/A.m(Q)V", "p/A.m()VV", "p/A.m()[V", ".m()V", "p/A.()V", "p/A()V",
+    "p.A.m()V", "", "p/A.m(I)V ",
+  };
+  for (size_t i = 0; i < sizeof lit_bad / sizeof *lit_bad; i++) {
+    cr_diag_clear(&d);
+    ck_assert_msg(cr_policy_parse_ref(&r, a, lit_bad[i], 1, &d) ==
+                      CR_EFORMAT, "'%s' accepted", lit_bad[i]);
+    ck_assert_msg(strstr(d.msg, "owner.name(desc)"), "%s", d.msg);
+  }
+  cr_arena_free(a);
+}
+END_TEST
+
 /* Load 'xml' into a policy holding one rule; expect failure 'code' with
 ** 'frag' in the message and the policy unchanged. */
 static void bad(const char *xml, int code, const char *frag) {
@@ -189,6 +432,61 @@ START_TEST(test_policy_xml__bad_files) {
   ck_assert_msg(strstr(d.msg, "DOCTYPE is not allowed"), "%s", d.msg);
   ck_assert_uint_eq(cr_policy_count(p), 0);
   cr_policy_free(p);
+  /* each new element, malformed or incomplete */
+  bad("<policy><redirect from='a/B.c()V'/></policy>", CR_EFORMAT,
+      "bad.xml:1: <redirect>: from and to are required");
+  bad("<policy>\n<redirect to='a/B.c()V'/></policy>", CR_EFORMAT,
+      "bad.xml:2: <redirect>: from and to are required");
+  bad("<policy><redirect from='a/B.c()V' to='x/Y.z()I'/></policy>",
+      CR_EFORMAT, "to must take the arguments of from");
+  bad("<policy><redirect from='a/B.c(I)V' to='x/Y.z(II)V'/></policy>",
+      CR_EFORMAT, "to must take the arguments of from");
+  bad("<policy><redirect from='a/B.c()V' to='x/Y.z(I)V'/></policy>",
+      CR_EFORMAT, "to must take the arguments of from");
+  bad("<policy><redirect from='a/B.c' to='x/Y.z()V'/></policy>", CR_EFORMAT,
+      "<redirect> from: \"a/B.c\" is not of the form owner.name(desc)");
+  bad("<policy><redirect from='a/B.c()V' to='x/Y.*()V'/></policy>",
+      CR_EFORMAT, "<redirect> to: \"x/Y.*()V\" is not one method");
+  bad("<policy><redirect from='aBc()V' to='x/Y.z()V'/></policy>", CR_EFORMAT,
+      "is not of the form owner.name(desc)");
+  bad("<policy><redirect class='x' to='x/Y.z()V' remove='1'/></policy>",
+      CR_EFORMAT, "a removal has no to");
+  bad("<policy><redirect name='x' from='a/B.c()V' to='x/Y.z()V'/></policy>",
+      CR_EFORMAT, "unknown attribute 'name' on <redirect>");
+  bad("<policy><redirect from='a/B.c()V' to='x/Y.z()V' call='start'/>"
+      "</policy>", CR_EFORMAT, "unknown attribute 'call' on <redirect>");
+  bad("<policy><thread-entry from='a/B.c()V'/></policy>", CR_EFORMAT,
+      "unknown attribute 'from' on <thread-entry>");
+  bad("<policy><thread-entry name='run' remove='yes'/></policy>", CR_EFORMAT,
+      "remove=\"yes\" must be 0 or 1");
+  bad("<policy><upcall native='1'/></policy>", CR_EFORMAT,
+      "unknown attribute 'native' on <upcall>");
+  bad("<policy><upcall name='x'><upcall/></upcall></policy>", CR_EFORMAT,
+      "<upcall> must be empty");
+  bad("<policy><insert-call class='a' name='b' desc='()V'/></policy>",
+      CR_EFORMAT, "<insert-call>: class, name, desc (of one method) and "
+      "call are required");
+  bad("<policy><insert-call class='a' name='b*' desc='()V' call='ended'/>"
+      "</policy>", CR_EFORMAT, "without '*'");
+  bad("<policy><insert-call class='a' name='b' desc='(V' call='ended'/>"
+      "</policy>", CR_EFORMAT, "<insert-call>: class, name, desc");
+  bad("<policy><insert-call class='a' name='b' desc='()V' call='stop'/>"
+      "</policy>", CR_EFORMAT, "call must be ended or start");
+  bad("<policy><thread-field class='a'/></policy>", CR_EFORMAT,
+      "<thread-field>: class and name are required");
+  /* an empty pattern means "*": not a name */
+  bad("<policy><thread-field class='' name='b'/></policy>", CR_EFORMAT,
+      "<thread-field>: class and name are required");
+  bad("<policy><insert-call class='a' name='' desc='()V' call='ended'/>"
+      "</policy>", CR_EFORMAT, "<insert-call>: class, name, desc");
+  bad("<policy><thread-field class='a' name='b' desc='I'/></policy>",
+      CR_EFORMAT, "unknown attribute 'desc' on <thread-field>");
+  bad("<policy><nonoverloadable remove='1'/></policy>", CR_EFORMAT,
+      "unknown attribute 'remove' on <nonoverloadable>");
+  bad("<policy><nonwrappable to='x/Y.z()V'/></policy>", CR_EFORMAT,
+      "unknown attribute 'to' on <nonwrappable>");
+  bad("<policy><upcall/><redirect from='a/B.c()V'/></policy>", CR_EFORMAT,
+      "from and to are required");
   /* a partly good file adds nothing */
   bad("<policy><nonwrappable name='a'/><nonwrappable name='b'/>"
       "<oops/></policy>", CR_EFORMAT, "unknown element <oops>");
@@ -206,6 +504,11 @@ START_TEST(test_policy_xml__print_roundtrip) {
   cr_policy *p, *q;
   ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
   ck_assert_int_eq(cr_policy_load_mem(p, GOOD, strlen(GOOD), "g", &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, JDK, strlen(JDK), "j", &d), 0);
+  static const char RM[] =
+      "<policy><redirect class='x/*' from='a/*.get*' remove='1'/>"
+      "<insert-call remove='1' call='st*'/></policy>";
+  ck_assert_int_eq(cr_policy_load_mem(p, RM, strlen(RM), "r", &d), 0);
   char *a = NULL, *b = NULL;
   size_t na = 0, nb = 0;
   FILE *f = open_memstream(&a, &na);
@@ -227,7 +530,33 @@ START_TEST(test_policy_xml__print_roundtrip) {
     ck_assert_int_eq(x->native, y->native);
     ck_assert_int_eq(x->virt, y->virt);
     ck_assert_int_eq(x->sigpoly, y->sigpoly);
+    ck_assert_int_eq(x->remove, y->remove);
+    ck_assert_str_eq(x->why ? x->why : "", y->why ? y->why : "");
+    if (x->kind == CR_POL_REDIRECT) {
+      ck_assert_str_eq(x->from.owner, y->from.owner);
+      ck_assert_str_eq(x->from.name, y->from.name);
+      ck_assert_str_eq(x->from.desc, y->from.desc);
+      ck_assert_str_eq(x->to.owner ? x->to.owner : "-",
+                       y->to.owner ? y->to.owner : "-");
+      ck_assert_str_eq(x->to.name ? x->to.name : "-",
+                       y->to.name ? y->to.name : "-");
+      ck_assert_str_eq(x->to.desc ? x->to.desc : "-",
+                       y->to.desc ? y->to.desc : "-");
+    }
+    if (x->kind == CR_POL_INSERT_CALL) ck_assert_str_eq(x->call, y->call);
   }
+  ck_assert(strstr(a, "<redirect class=\"java/lang/Class\" "
+                      "from=\"jdk/internal/reflect/Reflection.filterMethods("
+                      "Ljava/lang/Class;[Ljava/lang/reflect/Method;)"
+                      "[Ljava/lang/reflect/Method;\" to=\"cccp/rt/Reflect."
+                      "filterMethods("));
+  ck_assert(strstr(a, "<insert-call class=\"java/lang/Thread\" "
+                      "name=\"exit\" desc=\"()V\" call=\"ended\" "
+                      "id=\"thread-end\""));
+  ck_assert(strstr(a, "<thread-field class=\"java/lang/Thread\" "
+                      "name=\"cccp$cc\" id=\"thread-slot\""));
+  ck_assert(strstr(a, "<redirect class=\"x/*\" from=\"a/*.get*\" "
+                      "remove=\"1\""));
   f = open_memstream(&b, &nb);
   ck_assert_int_eq(cr_policy_print(q, f), 0);
   fclose(f);
@@ -258,6 +587,7 @@ START_TEST(test_policy_xml__oom_sweep) {
     cr_alloc_fail_after(n);
     rc = cr_policy_new(&p, 1, &d);
     if (!rc) rc = cr_policy_load_mem(p, GOOD, strlen(GOOD), "good", &d);
+    if (!rc) rc = cr_policy_load_mem(p, JDK, strlen(JDK), "jdk", &d);
     if (!rc) {
       FILE *f = open_memstream(&text, &len);
       ck_assert_ptr_nonnull(f);
@@ -320,6 +650,9 @@ START_TEST(test_policy_xml__libxml_oom_sweep) {
     "<nonwrappable name='b' native='2'/></policy>",
     "<policy><nonwrappable name='a'/><oops/></policy>",
     "<policy><nonwrappable name='a'></policy>",
+    JDK,
+    "<policy><redirect class='x' from='a/B.c' remove='1'/>"
+    "<redirect from='a/B.c()V' to='x/Y.z(I)V'/></policy>",
   };
   xmlInitParser();      /* its one-time set-up is not under test */
   ck_assert_int_eq(xmlMemSetup(free, xmalloc, xrealloc, xstrdup), 0);
@@ -368,7 +701,8 @@ START_TEST(test_policy_xml__api_errors) {
   cr_diag_clear(&d);
   cr_policy *p;
   ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
-  cr_pol_rule r = {CR_POL__COUNT, 0, 0, 0, 0, -1, -1, -1, 0, 0, 0};
+  cr_pol_rule r = {.kind = CR_POL__COUNT, .native = -1, .virt = -1,
+                   .sigpoly = -1};
   ck_assert_int_eq(cr_policy_add(p, &r, &d), CR_EUSAGE);
   r.kind = CR_POL_NONOVL;
   r.native = 3;
@@ -379,6 +713,34 @@ START_TEST(test_policy_xml__api_errors) {
   cr_pol_method m = M("a", "b", "()V", 0);
   ck_assert_int_eq(cr_policy_match(p, CR_POL_NONOVL, &m), 0);
   ck_assert_int_lt(cr_policy_match(NULL, CR_POL_NONOVL, &m), 0);
+  /* the checks of the other kinds hold for the C interface too */
+  size_t n = cr_policy_count(p);
+  cr_pol_rule j = {.kind = CR_POL_REDIRECT, .native = -1, .virt = -1,
+                   .sigpoly = -1, .from = {"a/B", "c", "()V"}};
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_policy_add(p, &j, &d), CR_EUSAGE);
+  ck_assert_msg(strstr(d.msg, "policy: <redirect>: from and to"), "%s",
+                d.msg);
+  j.to = (cr_pol_ref){"x/Y", "z", "()V"};
+  j.virt = 1;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_policy_add(p, &j, &d), CR_EUSAGE);
+  j.virt = -1;
+  j.remove = 2;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_policy_add(p, &j, &d), CR_EUSAGE);
+  j.remove = 0;
+  j.call = "ended";
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_policy_add(p, &j, &d), CR_EUSAGE);
+  j.call = NULL;
+  ck_assert_int_eq(cr_policy_add(p, &j, &d), 0);
+  r.kind = CR_POL_NONOVL;
+  r.remove = 1;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_policy_add(p, &r, &d), CR_EUSAGE);
+  ck_assert_uint_eq(cr_policy_count(p), n + 1);
+  ck_assert_int_eq(cr_policy_removed(p, n + 5), 1);   /* out of range */
   cr_policy_free(p);
 }
 END_TEST
@@ -389,6 +751,10 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_policy_xml__glob);
   tcase_add_test(tc, test_policy_xml__builtin);
   tcase_add_test(tc, test_policy_xml__good_file);
+  tcase_add_test(tc, test_policy_xml__jdk_builtin);
+  tcase_add_test(tc, test_policy_xml__jdk_file);
+  tcase_add_test(tc, test_policy_xml__removals);
+  tcase_add_test(tc, test_policy_xml__parse_ref);
   tcase_add_test(tc, test_policy_xml__bad_files);
   tcase_add_test(tc, test_policy_xml__print_roundtrip);
   tcase_add_test(tc, test_policy_xml__api_errors);

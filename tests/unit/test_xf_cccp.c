@@ -98,6 +98,7 @@ typedef struct inst {
 
 static cr_typeinfo TI;
 static int N2B;                 /* --n2b-wrappers for the next 'instrument' */
+static cr_policy *POL;          /* the policy's upcalls etc. for it, or NULL */
 
 static void instrument(inst *x, const char *simple) {
   char path[4096];
@@ -113,6 +114,7 @@ static void instrument(inst *x, const char *simple) {
   x->o.h = hier();
   x->o.env.ti = &TI;
   x->o.n2b = N2B;
+  x->o.pol = POL;
   ck_assert_msg(cr_xf_cccp(x->c, &x->o, &d) == 0, "%s", d.msg);
   ck_assert_uint_eq(x->o.nfailed, 0);
   cr_buf b;
@@ -218,6 +220,55 @@ START_TEST(test_xf_cccp__interface) {
                              "<init>", "(I" CCD ")V", NULL), 0);
   ck_assert_uint_eq(x.o.nfallback, 1);
   done(&x);
+}
+END_TEST
+
+/* A policy of the built-in entries and 'xml'. */
+static cr_policy *policy(const char *xml) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_msg(cr_policy_load_mem(p, xml, strlen(xml), "t", &d) == 0, "%s",
+                d.msg);
+  return p;
+}
+
+/*
+** The policy's <upcall> entries decide how an entry from the original
+** signature reads its caller's node: CC.upcall for an upcall (an instance
+** method), CC.get otherwise, also where a removal cancels the entry.
+*/
+START_TEST(test_xf_cccp__upcall_policy) {
+  static const char *const xml[] = {
+    "<policy/>",
+    "<policy><upcall class='xf/XfShape' name='twice' desc='()I'/></policy>",
+    "<policy><upcall class='xf/XfShape' name='twice' desc='()I'/>"
+    "<upcall class='xf/*' remove='1'/></policy>",
+    "<policy><upcall class='xf/XfShape' name='square' desc='*'/></policy>",
+  };
+  static const int want[] = {0, 1, 0, 0};  /* square is static */
+  for (int k = 0; k < 4; k++) {
+    POL = policy(xml[k]);
+    for (N2B = 0; N2B <= 1; N2B++) {
+      inst x;
+      instrument(&x, "XfShape");
+      cr_member *orig = method(&x, "twice", "()I");
+      int up = find_call(&x, orig, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                         "upcall", "()" CCD, NULL) >= 0;
+      int get = find_call(&x, orig, CR_OP_INVOKESTATIC, "cccp/rt/CC", "get",
+                          "()" CCD, NULL) >= 0;
+      ck_assert_msg(up == want[k] && get == !want[k],
+                    "policy %d, n2b %d: upcall %d get %d", k, N2B, up, get);
+      cr_member *sq = method(&x, "square", "(I)Lxf/XfShape;");
+      ck_assert_int_lt(find_call(&x, sq, CR_OP_INVOKESTATIC, "cccp/rt/CC",
+                                 "upcall", "()" CCD, NULL), 0);
+      done(&x);
+    }
+    N2B = 0;
+    cr_policy_free(POL);
+    POL = NULL;
+  }
 }
 END_TEST
 
@@ -724,6 +775,7 @@ static Suite *suite(void) {
   TCase *tc = tcase_create("cccp");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_xf_cccp__interface);
+  tcase_add_test(tc, test_xf_cccp__upcall_policy);
   tcase_add_test(tc, test_xf_cccp__class_variants);
   tcase_add_test(tc, test_xf_cccp__nonoverloadable);
   tcase_add_test(tc, test_xf_cccp__sites);
