@@ -19,35 +19,35 @@ import java.util.HashSet;
  * busy): every entry point passes null through.
  *
  * Children are kept in creation order in a singly linked list (first, next,
- * tail) for the dump; lookup tries the last child found (one-entry cache),
- * then, once a node has two children, a table indexed by method id.
+ * tail) for the dump; lookup tries the first child (a node's only child,
+ * most often), then, once a node has two children, a table indexed by
+ * method id.
  */
 public class CC {
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
-  private CC cache;       // child found last
   CC first;               // first child (creation order)
   CC next;                // next sibling
   private CC tail;        // last child
   /*
    * Children by method id, from the second child on (both null before):
    * open addressing, linear probing from 'home(mid)', 'keys[i]' the id of
-   * 'table[i]' (0 empty: id 0 makes no node). A node whose calls
-   * alternate between children then costs two array loads more than a
-   * cache hit, not a walk of the sibling list (a likely cache miss per
-   * sibling). The hash is chosen per node so that every child is at its
-   * home slot (see 'rehash'): the first probe finds the child, and a
-   * probe past it (measured: 15% of the calls into nodes of two children
-   * or more on h2 with the plain 'mid & mask', a quarter of its
-   * instrumented run time spent probing on) only happens for a new child
-   * or in a node too large to search for such a hash. At most half full.
+   * 'table[i]' (0 empty: id 0 makes no node), the hash's multiplier
+   * last in 'keys'. A node whose calls alternate between children then
+   * costs two array loads more than a first-child hit, not a walk of the
+   * sibling list (a likely cache miss per sibling). The hash is chosen per
+   * node so that every child is at its home slot (see 'rehash'): the first
+   * probe finds the child, and a probe past it (15% of the calls into
+   * nodes of two children or more on h2 with the plain 'mid & mask') only
+   * happens for a new child or in a node too large to search for such a
+   * hash. At most half full. No cache of the last child found: the table
+   * finds it at its first probe, and the field would make every node 8
+   * bytes larger (alignment).
    */
   private int[] keys;
   private CC[] table;
   private int nkids;      // number of children
-  private int hmul;       // home(m) = m * hmul >>> hshift
-  private int hshift;
   /*
    * App mode: the slot of the thread whose tree this node is in (null in
    * JDK mode, in the trees of ended threads and in sentinels). A node is
@@ -105,7 +105,7 @@ public class CC {
    */
   public static CC enter(CC parent, int mid) {
     if (parent == null || mid == 0) return parent;
-    CC c = parent.cache;
+    CC c = parent.first;
     if (c == null || c.mid != mid) c = parent.lookup(mid);
     c.calls++;
     if (JopCache.ON) JopCache.invoke(parent, c);
@@ -194,21 +194,22 @@ public class CC {
   }
 
   /**
-   * Slow path of 'enter' (the cached child is not 'm'): the child from the
+   * Slow path of 'enter' (the first child is not 'm'): the child from the
    * table's first probe, else 'find'. Small, so that the JIT inlines it
    * into 'enter' and its callers: the first probe is the hot path of
-   * calls that alternate between children. It does not move the cache:
-   * storing a reference into a node that has reached the old generation
-   * costs a GC write barrier (with G1 a StoreLoad fence when the child
-   * lives in another region), several times the probe itself.
+   * calls that alternate between children. It stores nothing: storing a
+   * reference into a node that has reached the old generation costs a GC
+   * write barrier (with G1 a StoreLoad fence when the child lives in
+   * another region), several times the probe itself.
    */
   CC lookup(int m) {
     int[] k = keys;
     if (k != null) {
-      int i = m * hmul >>> hshift;
+      int n = k.length - 1;
+      int i = (m * k[n] >>> 16) & (n - 1);
       if (k[i] == m) return table[i];
     }
-    return cache = find(m);
+    return find(m);
   }
 
   /* The child for 'm' past the first probe: probe on, or check the one
@@ -219,8 +220,8 @@ public class CC {
       CC c = first;
       if (c != null && c.mid == m) return c;
     } else {
-      int mask = k.length - 1;
-      for (int i = m * hmul >>> hshift, e; (e = k[i]) != 0;
+      int mask = k.length - 2;
+      for (int i = (m * k[mask + 1] >>> 16) & mask, e; (e = k[i]) != 0;
            i = (i + 1) & mask)
         if (e == m) return table[i];
     }
@@ -235,22 +236,27 @@ public class CC {
     tail = c;
     if (++nkids > 1) {
       int[] k = keys;
-      if (k == null || nkids * 2 > k.length
-          || nkids <= 64 && k[m * hmul >>> hshift] != 0)
+      if (k == null || nkids * 2 > k.length - 1
+          || nkids <= 64 && k[(m * k[k.length - 1] >>> 16) & (k.length - 2)] != 0)
         rehash();
-      else put(k, table, c, hmul, hshift);
+      else put(k, table, c);
     }
     return c;
   }
 
   /*
    * Multipliers tried for a node's hash, the first being 'm & mask'
-   * itself (1 << hshift): ids are dense and the children of one node are
-   * often methods registered together, which the ids' low bits spread.
-   * The others mix the bits (Fibonacci hashing and other odd constants).
+   * itself (1 << 16; tables of more than 65,536 slots then use the first
+   * 65,536 as home slots): ids are dense and the children of one node
+   * are often methods registered together, which the ids' low bits
+   * spread. The others mix the bits (Fibonacci hashing and other odd
+   * constants). The multiplier is the last element of the node's 'keys'
+   * (one more than the table's size): a field of its own would make the
+   * node 8 bytes larger, and on antlr the larger nodes cost more than the
+   * hash saved.
    */
   private static final int[] MULS = {
-    0, 0x9E3779B9, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1,
+    1 << 16, 0x9E3779B9, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1,
     0x61C88647, 0x7FEB352D, 0x846CA68B
   };
 
@@ -264,53 +270,49 @@ public class CC {
    * 'm & mask', linear probing.
    */
   private void rehash() {
-    int n = 4, first = 30;          // size, 32 - log2(size)
-    while (n < nkids * 2) {
-      n <<= 1;
-      first--;
-    }
+    int n = 4;
+    while (n < nkids * 2) n <<= 1;
     int top = nkids > 64 ? n : n * 4;
-    int[] k = null;
     /* nothing of the JDK here: in JDK mode its methods are instrumented
     ** and would enter nodes themselves */
-    for (int size = n, shift = first; size <= top; size <<= 1, shift--) {
+    for (int size = n; size <= top; size <<= 1) {
       for (int mul : MULS) {
-        if (mul == 0) mul = 1 << shift;
-        k = new int[size];
-        if (fill(k, null, mul, shift, true)) {
-          k = new int[size];
-          table = new CC[size];
-          fill(k, table, mul, shift, false);
-          hmul = mul;
-          hshift = shift;
-          keys = k;
+        if (fill(new int[size], null, mul, true)) {
+          build(size, mul);
           return;
         }
         if (nkids > 64) break;
       }
     }
-    k = new int[n];
-    table = new CC[n];
-    hmul = 1 << first;
-    hshift = first;
-    fill(k, table, hmul, first, false);
+    build(n, MULS[0]);
+  }
+
+  private void build(int size, int mul) {
+    int[] k = new int[size + 1];
+    k[size] = mul;
+    table = new CC[size];
+    fill(k, table, mul, false);
     keys = k;
   }
 
-  /* Put every child into 'k' (and 't'); with 'perfect', stop and answer
-  ** false at the first child that is not at its home slot. */
-  private boolean fill(int[] k, CC[] t, int mul, int shift, boolean perfect) {
+  /* Put every child into the table 'k' of 'size' slots (and 't'); with
+  ** 'perfect', stop and answer false at the first child that is not at
+  ** its home slot. */
+  private boolean fill(int[] k, CC[] t, int mul, boolean perfect) {
+    int mask = (t != null ? t.length : k.length) - 1;
     for (CC c = first; c != null; c = c.next) {
-      if (perfect && k[c.mid * mul >>> shift] != 0) return false;
-      if (perfect) k[c.mid * mul >>> shift] = c.mid;
-      else put(k, t, c, mul, shift);
+      int i = (c.mid * mul >>> 16) & mask;
+      if (!perfect) put(k, t, c);
+      else if (k[i] != 0) return false;
+      else k[i] = c.mid;
     }
     return true;
   }
 
-  private static void put(int[] k, CC[] t, CC c, int mul, int shift) {
-    int mask = k.length - 1;
-    int i = c.mid * mul >>> shift;
+  /* 'k' has the multiplier last */
+  private static void put(int[] k, CC[] t, CC c) {
+    int mask = k.length - 2;
+    int i = (c.mid * k[mask + 1] >>> 16) & mask;
     while (k[i] != 0) i = (i + 1) & mask;
     t[i] = c;
     k[i] = c.mid;
