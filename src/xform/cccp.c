@@ -1674,11 +1674,13 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint32_t s1[3] = {0, 0, 0};
   int rc = build(x, m, how, name, desc, 0, &b, &nbl, &nunsup, md);
   if (rc) return rc;
+  int laid = 0;                 /* 'b' laid out, unchanged since */
   if (size <= HUGE_METHOD) {
     cr_diag ld;
     cr_diag_clear(&ld);
     int lr = cr_body_layout(b, &ld);
     if (lr == CR_ENOMEM) return oom(x);
+    laid = lr == 0;
     uint32_t above = x->o->compact_above ? x->o->compact_above : HUGE_METHOD;
     if (lr || b->code_len > above) {
       /* again from the original code, in the compact form */
@@ -1697,6 +1699,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       int cr = build(x, m, how, name, desc, 1, &cb, &cnbl, &cnunsup, &cd);
       if (x->err) return x->err;
       if (cr == 0) {
+        laid = 0;
         ord = b;
         onbl = nbl;
         onunsup = nunsup;
@@ -1711,7 +1714,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       }
     }
   }
-  rc = commit(x, b, md);
+  if (laid && !x->err)
+    rc = cr_an_commit_laid(x->an, b, md);
+  else
+    rc = commit(x, b, md);
   if (rc && ord && !x->err) {
     /* the compact body failed (its frames): the ordinary one instead */
     cr_diag_clear(md);
