@@ -1032,16 +1032,9 @@ static int self_or_super(xf *x, const char *name) {
   return 0;
 }
 
-static int has_clinit(const cr_hclass *c) {
-  for (uint32_t k = 0; k < cr_hclass_method_count(c); k++)
-    if (strcmp(cr_hmethod_name(cr_hclass_method_at(c, k)), "<clinit>") == 0)
-      return 1;
-  return 0;
-}
-
 /* 1 if initialising 'c' can run an instrumented '<clinit>'. */
 static int inits_code(const cr_hclass *c) {
-  return cr_hclass_instrumented(c) && has_clinit(c);
+  return cr_hclass_instrumented(c) && cr_hclass_has_clinit(c);
 }
 
 /*
