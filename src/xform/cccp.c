@@ -79,7 +79,6 @@ typedef struct xf {
   int condy;                /* version >= 63: ids by ldc of a Dynamic */
   int jdk;                  /* a class of the instrumented JDK: fixed
                                ids only, nothing registered at run time */
-  cr_class *copy;           /* second parse (fresh bodies), lazily */
   cr_an *an;
   const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
@@ -1758,18 +1757,16 @@ static void warn(xf *x, const char *fmt, ...) {
   x->o->warn(x->o->ctx, x->c, msg);
 }
 
-/* Method 'k' of the second parse, for a fresh copy of a body. */
+/* The Code attribute of method 'k' parsed again from the class file, for
+** a fresh copy of its body. */
 static cr_attr *copy_code_attr(xf *x, uint32_t k) {
-  if (!x->copy) {
-    cr_diag cd;
-    cr_diag_clear(&cd);
-    if (cr_cf_parse(&x->copy, x->a, x->c->bytes, x->c->len, &cd)) {
-      x->copy = NULL;
-      return NULL;
-    }
-  }
-  if (k >= x->copy->nmethods) return NULL;
-  return cr_attrs_find(&x->copy->methods[k].attrs, CR_ATTR_CODE);
+  if (k >= x->c->nmethods) return NULL;
+  const cr_attr *at = cr_attrs_find(&x->c->methods[k].attrs, CR_ATTR_CODE);
+  cr_attr *cc = at ? cr_arena_alloc(x->a, sizeof *cc) : NULL;
+  if (!cc) return NULL;
+  cr_diag cd;
+  cr_diag_clear(&cd);
+  return cr_cf_reparse_attr(x->c, x->a, at, cc, &cd) ? NULL : cc;
 }
 
 /* Twin access flags: never abstract or native; synthetic. */
