@@ -1577,7 +1577,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   /* a synchronized twin with the owner check locks by itself, after the
   ** check ('emit_lock'): 'lk' holds the object it locks */
   int lock = owner && (m->flags & ACC_SYNCHRONIZED);
-  uint32_t base = cr_body_max_locals(b);
+  uint32_t base = cr_body_max_locals_laid(b);   /* 'b' as decoded */
   if (base < (uint32_t)p + (how == ESI)) base = (uint32_t)p + (how == ESI);
   if (base + 2 + (uint32_t)lock > 65535)
     return cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
