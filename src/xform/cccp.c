@@ -77,8 +77,6 @@ typedef struct xf {
   const char *name;         /* this class */
   int iface;                /* an interface */
   int condy;                /* version >= 63: ids by ldc of a Dynamic */
-  int edits;                /* JDK mode: some 'jdk_edits' entry is for
-                               this class */
   int jdk;                  /* a class of the instrumented JDK: fixed
                                ids only, nothing registered at run time */
   cr_an *an;
@@ -1225,17 +1223,8 @@ static const jdk_edit jdk_edits[] = {
 #undef F_ARR
 #undef C_ARR
 
-/* 1 if some edit applies in class 'cls' (asked once per class, not at
-** every call site). */
-static int has_jdk_edits(const char *cls) {
-  for (size_t k = 0; k < sizeof jdk_edits / sizeof *jdk_edits; k++)
-    if (strcmp(jdk_edits[k].in, cls) == 0) return 1;
-  return 0;
-}
-
 static const jdk_edit *jdk_edit_of(const xf *x, const char *owner,
                                    const char *name, const char *desc) {
-  if (!x->edits) return NULL;
   for (size_t k = 0; k < sizeof jdk_edits / sizeof *jdk_edits; k++) {
     const jdk_edit *e = &jdk_edits[k];
     if (strcmp(e->in, x->name) == 0 && strcmp(e->owner, owner) == 0 &&
@@ -2199,7 +2188,6 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   x.condy = c->major >= 63;
   const cr_hclass *hc = cr_hier_class(o->h, x.name);
   x.jdk = hc && cr_hclass_instrumented(hc) && cr_hclass_jdk_module(hc);
-  x.edits = x.jdk && has_jdk_edits(x.name);
   /* a class of an instrumented JDK kept as a library (java/lang/Object) */
   if (hc && !x.jdk && cr_hclass_jdk_module(hc) && cr_hier_mid_count(o->h))
     return 0;
