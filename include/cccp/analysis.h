@@ -60,6 +60,10 @@ int cr_an_frames(cr_an *an, cr_body *b, cr_stackmap **smt, cr_diag *d);
 */
 int cr_an_commit(cr_an *an, cr_body *b, cr_diag *d);
 
+/* 'cr_an_commit' for a body that 'cr_body_layout' laid out without error
+** and that has not changed since: the layout is not done again. */
+int cr_an_commit_laid(cr_an *an, cr_body *b, cr_diag *d);
+
 /* ---------------------------------------------------------- reencoding */
 
 enum {

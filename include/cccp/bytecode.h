@@ -378,8 +378,8 @@ typedef struct cr_body {
   uint32_t ncatch, ccatch;
   uint32_t code_len;        /* after layout */
   uint32_t nlong;           /* after layout: branches in long form */
-  uint32_t locals_top;      /* after layout: one past the highest local
-                               slot an instruction uses */
+  uint32_t locals_top;      /* after decode or layout: one past the
+                               highest local slot an instruction uses */
   uint16_t max_stack, max_locals;  /* set by whoever computes them */
   uint8_t has_jsr;          /* contains jsr/jsr_w/ret */
   uint8_t force_long;       /* layout: every branch in long form */
@@ -441,8 +441,9 @@ uint32_t cr_insn_size(const cr_body *b, const cr_insn *i, uint32_t off);
 /*
 ** Max locals needed by the instructions and the descriptor (at least
 ** the original 'max_locals', which may cover debug-only slots).
-** 'cr_body_max_locals_laid' is the same right after 'cr_body_layout',
-** without a pass over the instructions.
+** 'cr_body_max_locals_laid' is the same right after 'cr_body_layout' or
+** 'cr_body_decode' (before any edit), without a pass over the
+** instructions.
 */
 uint32_t cr_body_max_locals(const cr_body *b);
 uint32_t cr_body_max_locals_laid(const cr_body *b);

@@ -399,6 +399,19 @@ int cr_cf_parse_header(cr_class **out, cr_arena *a, const uint8_t *bytes,
                        size_t len, cr_diag *d);
 
 /*
+** A fresh model of attribute 'at' of the parsed class 'c' (known kinds
+** only, e.g. a method's Code), parsed again from the bytes it came from
+** ('at->raw', which must still be set) into '*out', allocated in 'a'.
+** The copy shares nothing that edits change in place (the tables whose
+** offsets a committed body rewrites), so that a second body can be made
+** from the original code after the first was committed, without
+** parsing the whole class again. The pool of 'c' may have grown since
+** the parse. 'c' itself is not changed.
+*/
+int cr_cf_reparse_attr(const cr_class *c, cr_arena *a, const cr_attr *at,
+                       cr_attr *out, cr_diag *d);
+
+/*
 ** Append the class file of 'c' to 'out'. An unmodified parsed class gives
 ** exactly the bytes it was parsed from. CR_ETOOLARGE when a count or
 ** length passes its class-file limit, CR_ENOMEM when 'out' cannot grow.

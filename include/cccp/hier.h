@@ -110,6 +110,9 @@ const char *cr_hclass_name(const cr_hclass *c);
 const char *cr_hclass_super(const cr_hclass *c);  /* NULL for Object */
 uint16_t cr_hclass_access(const cr_hclass *c);
 int cr_hclass_instrumented(const cr_hclass *c);
+/* 1 if the class declares a '<clinit>' (kept as a flag: call sites ask
+** for every class of a chain). */
+int cr_hclass_has_clinit(const cr_hclass *c);
 /* 1 if a module of the JDK defines it (CR_HIER_JDK_MODULE). */
 int cr_hclass_jdk_module(const cr_hclass *c);
 /* 1 if it is not a JDK module's class but lies in a package that a JDK

@@ -8,9 +8,14 @@
 #include "an_int.h"
 
 int cr_an_commit(cr_an *an, cr_body *b, cr_diag *d) {
-  cr_stackmap *smt = NULL;
   int rc = cr_body_layout(b, d);
   if (rc) return rc;
+  return cr_an_commit_laid(an, b, d);
+}
+
+int cr_an_commit_laid(cr_an *an, cr_body *b, cr_diag *d) {
+  cr_stackmap *smt = NULL;
+  int rc;
   uint32_t nloc = cr_body_max_locals_laid(b);
   if (nloc > 65535)
     return cr_diag_set(d, CR_ETOOLARGE, -1, "%s: max_locals %u over 65535",

@@ -538,6 +538,8 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
     uint32_t len = (j + 1 < count ? x.offs[j + 1] : n) - off;
     int rc = decode_one(&x, i, off, len);
     if (rc) return rc;
+    uint32_t t = cr_bc__local_top(i);
+    if (t > b->locals_top) b->locals_top = t;
   }
   for (uint32_t k = 0; k < code->nexc; k++) {
     cr_exc *e = &code->exc[k];

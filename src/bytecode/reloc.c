@@ -61,15 +61,6 @@ uint32_t cr_insn_size(const cr_body *b, const cr_insn *i, uint32_t off) {
   }
 }
 
-/* One past the local slot that instruction 'i' uses, or 0. */
-static uint32_t local_top(const cr_insn *i) {
-  const cr_opinfo *oi = cr_op_info(i->op);
-  if (!(oi->flags & (CR_OPF_LOAD | CR_OPF_STORE)) &&
-      oi->fmt != CR_FMT_IINC && i->op != CR_OP_RET)
-    return 0;
-  return (uint32_t)i->a + ((oi->flags & CR_OPF_TWO) ? 2 : 1);
-}
-
 /*
 ** The first pass also starts every short-form branch short, collects the
 ** BR2 branches for the checks, and measures the locals the instructions
@@ -86,7 +77,7 @@ int cr_body_layout(cr_body *b, cr_diag *d) {
       unsigned op = i->op;
       if (op == CR_OP_LABEL) continue;
       if (pass == 0) {
-        uint32_t t = local_top(i);
+        uint32_t t = cr_bc__local_top(i);
         if (t > top) top = t;
         if (cr_op_info(op)->fmt == CR_FMT_BR2) {
           i->lng = b->force_long;
@@ -247,7 +238,7 @@ uint32_t cr_body_max_locals(const cr_body *b) {
   uint32_t top = 0;
   for (const cr_insn *i = b->first; i; i = i->next) {
     if (i->op == CR_OP_LABEL) continue;
-    uint32_t t = local_top(i);
+    uint32_t t = cr_bc__local_top(i);
     if (t > top) top = t;
   }
   return max_locals(b, top);

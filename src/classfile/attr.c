@@ -607,16 +607,22 @@ int cr_cf__attrs(cr_ps *ps, cr_rd *r, cr_attrs *out, int ctx) {
         return cr_diag_set(ps->d, CR_EFORMAT, off,
                            "duplicate %s attribute", known[k].name);
       seen |= 1u << k;
-      cr_rd s = {r->base, r->p, r->p + at->len, known[k].name, ps->d, 0};
-      CHECK(parse_known(ps, &s, at, k));
-      if (s.err) return s.err;
-      if (s.p != s.end)
-        return cr_diag_set(ps->d, CR_EFORMAT, off,
-                           "%s attribute length %u but its contents end "
-                           "after %zu bytes", known[k].name, at->len,
-                           (size_t)(s.p - at->raw));
+      CHECK(cr_cf__attr_info(ps, at, k, off));
     }
     r->p += at->len;
   }
+  return 0;
+}
+
+int cr_cf__attr_info(cr_ps *ps, cr_attr *at, int k, long off) {
+  cr_rd s = {ps->base, at->raw, at->raw + at->len, known[k].name, ps->d, 0};
+  int rc = parse_known(ps, &s, at, k);
+  if (rc) return rc;
+  if (s.err) return s.err;
+  if (s.p != s.end)
+    return cr_diag_set(ps->d, CR_EFORMAT, off,
+                       "%s attribute length %u but its contents end "
+                       "after %zu bytes", known[k].name, at->len,
+                       (size_t)(s.p - at->raw));
   return 0;
 }

@@ -84,6 +84,9 @@ enum {
 };
 
 int cr_cf__attrs(cr_ps *ps, cr_rd *r, cr_attrs *out, int ctx);
+/* Parse the info of attribute 'at' (known kind 'k', 'raw'/'len' set)
+** from its bytes, which it must consume exactly; 'off' for messages. */
+int cr_cf__attr_info(cr_ps *ps, cr_attr *at, int k, long off);
 int cr_cf__oom(cr_ps *ps, const cr_rd *r);
 /* Check that 'i' is an entry with tag 'tag' (or 0 when 'opt' and i == 0). */
 int cr_cf__ref(cr_ps *ps, long off, uint32_t i, int tag, int opt,

@@ -385,6 +385,27 @@ int cr_cf_parse_header(cr_class **out, cr_arena *a, const uint8_t *bytes,
   return parse(out, a, bytes, len, 0, d);
 }
 
+int cr_cf_reparse_attr(const cr_class *c, cr_arena *a, const cr_attr *at,
+                       cr_attr *out, cr_diag *d) {
+  if (!at->raw || at->kind == CR_ATTR_OTHER || c->header_only ||
+      at->raw < c->bytes || at->len > c->len ||
+      (size_t)(at->raw - c->bytes) > c->len - at->len)
+    return cr_diag_set(d, CR_EUSAGE, -1, "no original bytes to parse again");
+  cr_ps ps;
+  memset(&ps, 0, sizeof ps);
+  ps.a = a;
+  ps.d = d;
+  ps.c = (cr_class *)c;         /* read only: the version, the pool */
+  ps.cp = c->cp;
+  ps.base = c->bytes;
+  ps.nbsm = -1;
+  ps.akind = cr_arena_alloc(a, c->cp->count);
+  if (!ps.akind) return cr_cf__oom(&ps, NULL);
+  memset(ps.akind, 0xFF, c->cp->count);
+  *out = *at;
+  return cr_cf__attr_info(&ps, out, at->kind, (long)(at->raw - c->bytes) - 6);
+}
+
 const char *cr_cf_this_name(const cr_class *c) {
   return cr_cp_class_name(c->cp, c->this_class);
 }

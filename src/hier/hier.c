@@ -256,6 +256,7 @@ int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
       memcpy(m->annots, md->annots, md->nannots * sizeof(char *));
     }
     m->flags = static_flags(c, m, h);
+    if (strcmp(m->name, "<clinit>") == 0) c->clinit = 1;
   }
   sym->cls = c;
   return 0;
@@ -787,6 +788,7 @@ const char *cr_hclass_name(const cr_hclass *c) { return c->name; }
 const char *cr_hclass_super(const cr_hclass *c) { return c->super_name; }
 uint16_t cr_hclass_access(const cr_hclass *c) { return c->access; }
 int cr_hclass_instrumented(const cr_hclass *c) { return c->instrumented; }
+int cr_hclass_has_clinit(const cr_hclass *c) { return c->clinit; }
 int cr_hclass_jdk_module(const cr_hclass *c) { return c->jdk_module; }
 int cr_hclass_in_jdk_package(const cr_hclass *c) { return c->in_jdk_pkg; }
 uint64_t cr_hclass_order(const cr_hclass *c) { return c->order; }

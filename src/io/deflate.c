@@ -1,6 +1,7 @@
 /*
 ** deflate.c -- a fast raw-deflate compressor (RFC 1951) for jar entries:
-** greedy LZ77 over a hash table of 4-byte sequences, then per block the
+** greedy LZ77 over a hash table of 4-byte sequences (of a match longer
+** than 4 bytes only the last position is entered), then per block the
 ** cheapest of dynamic Huffman, fixed Huffman and stored coding.
 */
 #include <string.h>
@@ -629,9 +630,13 @@ static const uint8_t *parse(cr_deflater *z, const uint8_t *ip,
     *it++ = MATCHBIT | (uint32_t)(best - 3) << 16 | (uint32_t)(bd - 1);
     lf[257 + z->lsym[best - 3]]++;
     df[dsym((unsigned)bd - 1)]++;
-    /* enter the positions inside the match */
+    /* enter the positions inside a short match; of a longer one only
+    ** the last, as zlib's fastest levels do: entering every position
+    ** took a third of the parse for 1.6% smaller output on the
+    ** instrumented JDK, where long matches are common */
     const uint8_t *q = ip + 1, *qend = ip + best < mend ? ip + best : mend;
     ip += best;
+    if (best > MINMATCH && q < qend) q = qend - 1;
     for (; q < qend; q++) {
       uint32_t *bb = ht + NWAYS * HASH(ld32(q));
       bb[1] = bb[0];

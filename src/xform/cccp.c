@@ -79,7 +79,6 @@ typedef struct xf {
   int condy;                /* version >= 63: ids by ldc of a Dynamic */
   int jdk;                  /* a class of the instrumented JDK: fixed
                                ids only, nothing registered at run time */
-  cr_class *copy;           /* second parse (fresh bodies), lazily */
   cr_an *an;
   const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
@@ -1032,16 +1031,9 @@ static int self_or_super(xf *x, const char *name) {
   return 0;
 }
 
-static int has_clinit(const cr_hclass *c) {
-  for (uint32_t k = 0; k < cr_hclass_method_count(c); k++)
-    if (strcmp(cr_hmethod_name(cr_hclass_method_at(c, k)), "<clinit>") == 0)
-      return 1;
-  return 0;
-}
-
 /* 1 if initialising 'c' can run an instrumented '<clinit>'. */
 static int inits_code(const cr_hclass *c) {
-  return cr_hclass_instrumented(c) && has_clinit(c);
+  return cr_hclass_instrumented(c) && cr_hclass_has_clinit(c);
 }
 
 /*
@@ -1520,7 +1512,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   /* a synchronized twin with the owner check locks by itself, after the
   ** check ('emit_lock'): 'lk' holds the object it locks */
   int lock = owner && (m->flags & ACC_SYNCHRONIZED);
-  uint32_t base = cr_body_max_locals(b);
+  uint32_t base = cr_body_max_locals_laid(b);   /* 'b' as decoded */
   if (base < (uint32_t)p + (how == ESI)) base = (uint32_t)p + (how == ESI);
   if (base + 2 + (uint32_t)lock > 65535)
     return cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
@@ -1620,11 +1612,13 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   uint32_t s1[3] = {0, 0, 0};
   int rc = build(x, m, how, name, desc, 0, &b, &nbl, &nunsup, md);
   if (rc) return rc;
+  int laid = 0;                 /* 'b' laid out, unchanged since */
   if (size <= HUGE_METHOD) {
     cr_diag ld;
     cr_diag_clear(&ld);
     int lr = cr_body_layout(b, &ld);
     if (lr == CR_ENOMEM) return oom(x);
+    laid = lr == 0;
     uint32_t above = x->o->compact_above ? x->o->compact_above : HUGE_METHOD;
     if (lr || b->code_len > above) {
       /* again from the original code, in the compact form */
@@ -1643,6 +1637,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       int cr = build(x, m, how, name, desc, 1, &cb, &cnbl, &cnunsup, &cd);
       if (x->err) return x->err;
       if (cr == 0) {
+        laid = 0;
         ord = b;
         onbl = nbl;
         onunsup = nunsup;
@@ -1657,7 +1652,10 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
       }
     }
   }
-  rc = commit(x, b, md);
+  if (laid && !x->err)
+    rc = cr_an_commit_laid(x->an, b, md);
+  else
+    rc = commit(x, b, md);
   if (rc && ord && !x->err) {
     /* the compact body failed (its frames): the ordinary one instead */
     cr_diag_clear(md);
@@ -1705,18 +1703,16 @@ static void warn(xf *x, const char *fmt, ...) {
   x->o->warn(x->o->ctx, x->c, msg);
 }
 
-/* Method 'k' of the second parse, for a fresh copy of a body. */
+/* The Code attribute of method 'k' parsed again from the class file, for
+** a fresh copy of its body. */
 static cr_attr *copy_code_attr(xf *x, uint32_t k) {
-  if (!x->copy) {
-    cr_diag cd;
-    cr_diag_clear(&cd);
-    if (cr_cf_parse(&x->copy, x->a, x->c->bytes, x->c->len, &cd)) {
-      x->copy = NULL;
-      return NULL;
-    }
-  }
-  if (k >= x->copy->nmethods) return NULL;
-  return cr_attrs_find(&x->copy->methods[k].attrs, CR_ATTR_CODE);
+  if (k >= x->c->nmethods) return NULL;
+  const cr_attr *at = cr_attrs_find(&x->c->methods[k].attrs, CR_ATTR_CODE);
+  cr_attr *cc = at ? cr_arena_alloc(x->a, sizeof *cc) : NULL;
+  if (!cc) return NULL;
+  cr_diag cd;
+  cr_diag_clear(&cd);
+  return cr_cf_reparse_attr(x->c, x->a, at, cc, &cd) ? NULL : cc;
 }
 
 /* Twin access flags: never abstract or native; synthetic. */

@@ -4,8 +4,10 @@
 ** (output room = input size, stored when that does not fit), with zlib
 ** level 1 and with 'cr_io__deflate'; best of N runs of each. Our streams
 ** are checked by inflating them back with zlib.
-** Usage: deflate-bench [-n RUNS] [-o] [JAVA_HOME]   (-o: time ours only)
-**        (default /usr/lib/jvm/java-17-openjdk-amd64, 5 runs)
+** Usage: deflate-bench [-n RUNS] [-o] [-d DIR | JAVA_HOME]
+**        (-o: time ours only; -d: the class entries of the jars in DIR,
+**        e.g. the output of 'cccp-rewrite --jdk', instead of the jmods;
+**        default /usr/lib/jvm/java-17-openjdk-amd64, 5 runs)
 */
 #include <dirent.h>
 #include <stdio.h>
@@ -143,6 +145,7 @@ static size_t verify(cr_deflater *z, size_t *nstored) {
 
 int main(int argc, char **argv) {
   int runs = 5, a = 1, only = 0;
+  const char *jars = NULL;
   for (;;) {
     if (a + 1 < argc && !strcmp(argv[a], "-n")) {
       runs = atoi(argv[a + 1]);
@@ -150,18 +153,26 @@ int main(int argc, char **argv) {
     } else if (a < argc && !strcmp(argv[a], "-o")) {
       only = 1;           /* time ours only (for profilers) */
       a++;
+    } else if (a + 1 < argc && !strcmp(argv[a], "-d")) {
+      jars = argv[a + 1];
+      a += 2;
     } else {
       break;
     }
   }
-  if (runs < 1 || argc - a > 1) {
-    fputs("usage: deflate-bench [-n RUNS] [-o] [JAVA_HOME]\n", stderr);
+  if (runs < 1 || argc - a > 1 || (jars && a < argc)) {
+    fputs("usage: deflate-bench [-n RUNS] [-o] [-d DIR | JAVA_HOME]\n",
+          stderr);
     return 2;
   }
   const char *home = a < argc ? argv[a]
                               : "/usr/lib/jvm/java-17-openjdk-amd64";
+  const char *ext = jars ? ".jar" : ".jmod";
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/jmods", home);
+  if (jars)
+    snprintf(dir, sizeof dir, "%s", jars);
+  else
+    snprintf(dir, sizeof dir, "%s/jmods", home);
   DIR *dp = opendir(dir);
   if (!dp) {
     perror(dir);
@@ -171,7 +182,7 @@ int main(int argc, char **argv) {
   size_t nn = 0;
   struct dirent *de;
   while ((de = readdir(dp)) != NULL) {
-    if (!ends_with(de->d_name, ".jmod")) continue;
+    if (!ends_with(de->d_name, ext)) continue;
     names = realloc(names, (nn + 1) * sizeof *names);
     if (!names) abort();
     size_t l = strlen(dir) + strlen(de->d_name) + 2;
@@ -192,8 +203,8 @@ int main(int argc, char **argv) {
   }
   outbuf = malloc(maxlen + 8);
   if (!outbuf) abort();
-  printf("%zu class entries from %zu jmods, %zu bytes (%.1f MB), "
-         "mean %.0f, largest %zu\n", nents, nn, total, total / 1e6,
+  printf("%zu class entries from %zu %ss, %zu bytes (%.1f MB), "
+         "mean %.0f, largest %zu\n", nents, nn, ext + 1, total, total / 1e6,
          (double)total / (double)nents, maxlen);
 
   z_stream s;

@@ -166,7 +166,8 @@ START_TEST(test_bc_reloc__opcode_table) {
 }
 END_TEST
 
-/* decode then layout without edits gives the same offsets everywhere */
+/* decode then layout without edits gives the same offsets everywhere, and
+** the same locals measured */
 START_TEST(test_bc_reloc__identity_layout) {
   fx f;
   fx_open(&f, "bc/BcFlow");
@@ -177,9 +178,13 @@ START_TEST(test_bc_reloc__identity_layout) {
     cr_diag d;
     cr_diag_clear(&d);
     ck_assert_int_eq(cr_body_decode(&b, f.c, m, f.a, &d), 0);
+    /* the decoder measures the locals as the layout does */
+    ck_assert_uint_eq(cr_body_max_locals_laid(b), cr_body_max_locals(b));
+    uint32_t top = b->locals_top;
     uint32_t *old = calloc(b->ninsn, sizeof *old);
     for (cr_insn *i = b->first; i; i = i->next) old[i->id] = i->off;
     ck_assert_int_eq(cr_body_layout(b, &d), 0);
+    ck_assert_uint_eq(b->locals_top, top);
     for (cr_insn *i = b->first; i; i = i->next)
       ck_assert_uint_eq(i->off, old[i->id]);
     ck_assert_uint_eq(b->code_len, cr_member_code(m)->code_len);

@@ -373,6 +373,66 @@ START_TEST(test_cf_parse__fixtures) {
 }
 END_TEST
 
+/*
+** cr_cf_reparse_attr: every Code attribute of every fixture parsed again
+** gives the same code, handlers and attributes, in tables of its own (a
+** committed body rewrites the offsets of the first model's tables in
+** place); an attribute without its original bytes is refused.
+*/
+START_TEST(test_cf_parse__reparse_code) {
+  const char *dir = tu_fixtures();
+  tu_files f;
+  ck_assert_msg(dir != NULL, "CCCP_FIXTURES not set");
+  ck_assert_int_eq(tu_list_classes(&f, dir), 0);
+  size_t ncode = 0, nlines = 0;
+  for (size_t i = 0; i < f.n; i++) {
+    size_t n;
+    uint8_t *b = tu_slurp(f.path[i], &n);
+    cr_arena *a = cr_arena_new();
+    cr_class *c;
+    cr_diag d;
+    cr_diag_clear(&d);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      const cr_attr *at = cr_attrs_find(&c->methods[k].attrs, CR_ATTR_CODE);
+      if (!at) continue;
+      cr_attr cp;
+      ck_assert_msg(cr_cf_reparse_attr(c, a, at, &cp, &d) == 0, "%s: %s",
+                    f.path[i], d.msg);
+      const cr_code *x = at->u.code, *y = cp.u.code;
+      ck_assert_ptr_ne(x, y);
+      ck_assert_uint_eq(x->code_len, y->code_len);
+      ck_assert_int_eq(memcmp(x->code, y->code, x->code_len), 0);
+      ck_assert_uint_eq(x->nexc, y->nexc);
+      if (x->nexc)
+        ck_assert_int_eq(memcmp(x->exc, y->exc, x->nexc * sizeof *x->exc),
+                         0);
+      ck_assert_uint_eq(x->attrs.n, y->attrs.n);
+      for (uint32_t j = 0; j < x->attrs.n; j++) {
+        ck_assert_int_eq(x->attrs.v[j].kind, y->attrs.v[j].kind);
+        if (x->attrs.v[j].kind != CR_ATTR_LINENUMBERTABLE) continue;
+        const cr_linenums *l1 = x->attrs.v[j].u.lines,
+                          *l2 = y->attrs.v[j].u.lines;
+        ck_assert_uint_eq(l1->n, l2->n);
+        ck_assert_ptr_ne(l1->v, l2->v);
+        ck_assert_int_eq(memcmp(l1->v, l2->v, l1->n * sizeof *l1->v), 0);
+        nlines++;
+      }
+      ncode++;
+      cr_attr noraw = *at;
+      noraw.raw = NULL;
+      ck_assert_int_eq(cr_cf_reparse_attr(c, a, &noraw, &cp, &d), CR_EUSAGE);
+    }
+    cr_arena_free(a);
+    free(b);
+  }
+  ck_assert_uint_gt(ncode, 10);
+  ck_assert_uint_gt(nlines, 10);
+  tu_files_free(&f);
+}
+END_TEST
+
 /* The fixture with the most structure, for the destructive tests. */
 #define VICTIM "fx/Annotated"
 
@@ -470,6 +530,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_cf_parse__interfaces);
   tcase_add_test(tc, test_cf_parse__header_only);
   tcase_add_test(tc, test_cf_parse__fixtures);
+  tcase_add_test(tc, test_cf_parse__reparse_code);
   tcase_add_test(tc, test_cf_parse__every_truncation);
   tcase_add_test(tc, test_cf_parse__corruption);
   tcase_add_test(tc, test_cf_parse__alloc_failure);
