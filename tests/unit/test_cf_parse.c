@@ -320,6 +320,20 @@ static void scan_attrs(seen *s, const cr_attrs *as) {
   }
 }
 
+/* The class file at 'path', parsed into a new arena '*a' from the bytes
+** '*b' (both the caller's to free). */
+static cr_class *parse_file(const char *path, cr_arena **a, uint8_t **b) {
+  size_t n;
+  cr_class *c;
+  cr_diag d;
+  cr_diag_clear(&d);
+  *b = tu_slurp(path, &n);
+  *a = cr_arena_new();
+  ck_assert_ptr_nonnull(*b);
+  ck_assert_msg(cr_cf_parse(&c, *a, *b, n, &d) == 0, "%s: %s", path, d.msg);
+  return c;
+}
+
 START_TEST(test_cf_parse__fixtures) {
   const char *dir = tu_fixtures();
   tu_files f;
@@ -328,15 +342,9 @@ START_TEST(test_cf_parse__fixtures) {
   ck_assert_int_eq(tu_list_classes(&f, dir), 0);
   ck_assert_uint_ge(f.n, 10);
   for (size_t i = 0; i < f.n; i++) {
-    size_t n;
-    uint8_t *b = tu_slurp(f.path[i], &n);
-    cr_arena *a = cr_arena_new();
-    cr_class *c;
-    cr_diag d;
-    cr_diag_clear(&d);
-    ck_assert_ptr_nonnull(b);
-    ck_assert_msg(cr_cf_parse(&c, a, b, n, &d) == 0, "%s: %s", f.path[i],
-                  d.msg);
+    cr_arena *a;
+    uint8_t *b;
+    cr_class *c = parse_file(f.path[i], &a, &b);
     for (uint32_t k = 1; k < cr_cp_count(c->cp); k++)
       s.tags |= 1u << cr_cp_tag(c->cp, k);
     scan_attrs(&s, &c->attrs);
@@ -386,14 +394,11 @@ START_TEST(test_cf_parse__reparse_code) {
   ck_assert_int_eq(tu_list_classes(&f, dir), 0);
   size_t ncode = 0, nlines = 0;
   for (size_t i = 0; i < f.n; i++) {
-    size_t n;
-    uint8_t *b = tu_slurp(f.path[i], &n);
-    cr_arena *a = cr_arena_new();
-    cr_class *c;
+    cr_arena *a;
+    uint8_t *b;
+    cr_class *c = parse_file(f.path[i], &a, &b);
     cr_diag d;
     cr_diag_clear(&d);
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
     for (uint32_t k = 0; k < c->nmethods; k++) {
       const cr_attr *at = cr_attrs_find(&c->methods[k].attrs, CR_ATTR_CODE);
       if (!at) continue;

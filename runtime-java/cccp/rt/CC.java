@@ -19,48 +19,36 @@ import java.util.HashSet;
  * busy): every entry point passes null through.
  *
  * Children are kept in creation order in a singly linked list (first, next,
- * tail) for the dump; lookup tries the first child (a node's only child,
- * most often), then, once a node has two children, a table indexed by
- * method id.
+ * tail) for the dump; lookup tries the last child found (one-entry cache),
+ * then, once a node has two children, a table indexed by method id.
  */
 public class CC {
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
+  private CC cache;       // child found last
   CC first;               // first child (creation order)
   CC next;                // next sibling
   private CC tail;        // last child
   /*
    * Children by method id, from the second child on (both null before):
-   * open addressing, linear probing from 'home(mid)', 'keys[i]' the id of
-   * 'table[i]' (0 empty: id 0 makes no node), the hash's multiplier
-   * last in 'keys'. A node whose calls alternate between children then
-   * costs two array loads more than a first-child hit, not a walk of the
-   * sibling list (a likely cache miss per sibling). The hash is chosen per
-   * node so that every child is at its home slot (see 'rehash'): the first
-   * probe finds the child, and a probe past it (15% of the calls into
-   * nodes of two children or more on h2 with the plain 'mid & mask') only
-   * happens for a new child or in a node too large to search for such a
-   * hash. At most half full. No cache of the last child found: the table
-   * finds it at its first probe, and the field would make every node 8
-   * bytes larger (alignment).
+   * open addressing, linear probing from 'mid & mask', 'keys[i]' the id
+   * of 'table[i]' (0 empty: id 0 makes no node). Ids are dense and the
+   * children of one node are often methods registered together, so the
+   * id itself spreads them and the first probe mostly finds the child: a
+   * node whose calls alternate between children costs two array loads
+   * more than a cache hit, not a walk of the sibling list (a likely cache
+   * miss per sibling). A collision probes on in 'keys' (one cache line)
+   * without touching other nodes, which are scattered in the heap. At
+   * most half full.
    */
   private int[] keys;
   private CC[] table;
   private int nkids;      // number of children
-  /*
-   * App mode: the slot of the thread whose tree this node is in (null in
-   * JDK mode, in the trees of ended threads and in sentinels). A node is
-   * only ever stored in its own thread's slot (a thread's nodes reach no
-   * other thread), so 'set' finds the slot through the node instead of
-   * looking up the ThreadLocal.
-   */
-  Slot slot;
 
   private CC(int mid, CC parent) {
     this.mid = mid;
     this.parent = parent;
-    if (parent != null) slot = parent.slot;
   }
 
   /**
@@ -105,7 +93,7 @@ public class CC {
    */
   public static CC enter(CC parent, int mid) {
     if (parent == null || mid == 0) return parent;
-    CC c = parent.first;
+    CC c = parent.cache;
     if (c == null || c.mid != mid) c = parent.lookup(mid);
     c.calls++;
     if (JopCache.ON) JopCache.invoke(parent, c);
@@ -194,22 +182,21 @@ public class CC {
   }
 
   /**
-   * Slow path of 'enter' (the first child is not 'm'): the child from the
+   * Slow path of 'enter' (the cached child is not 'm'): the child from the
    * table's first probe, else 'find'. Small, so that the JIT inlines it
    * into 'enter' and its callers: the first probe is the hot path of
-   * calls that alternate between children. It stores nothing: storing a
-   * reference into a node that has reached the old generation costs a GC
-   * write barrier (with G1 a StoreLoad fence when the child lives in
-   * another region), several times the probe itself.
+   * calls that alternate between children. It does not move the cache:
+   * storing a reference into a node that has reached the old generation
+   * costs a GC write barrier (with G1 a StoreLoad fence when the child
+   * lives in another region), several times the probe itself.
    */
   CC lookup(int m) {
     int[] k = keys;
     if (k != null) {
-      int n = k.length - 1;
-      int i = (m * k[n] >>> 16) & (n - 1);
+      int i = m & (k.length - 1);
       if (k[i] == m) return table[i];
     }
-    return find(m);
+    return cache = find(m);
   }
 
   /* The child for 'm' past the first probe: probe on, or check the one
@@ -220,9 +207,8 @@ public class CC {
       CC c = first;
       if (c != null && c.mid == m) return c;
     } else {
-      int mask = k.length - 2;
-      for (int i = (m * k[mask + 1] >>> 16) & mask, e; (e = k[i]) != 0;
-           i = (i + 1) & mask)
+      int mask = k.length - 1;
+      for (int i = m & mask, e; (e = k[i]) != 0; i = (i + 1) & mask)
         if (e == m) return table[i];
     }
     return add(m);
@@ -235,84 +221,25 @@ public class CC {
     else tail.next = c;
     tail = c;
     if (++nkids > 1) {
-      int[] k = keys;
-      if (k == null || nkids * 2 > k.length - 1
-          || nkids <= 64 && k[(m * k[k.length - 1] >>> 16) & (k.length - 2)] != 0)
-        rehash();
-      else put(k, table, c);
+      if (keys == null || nkids * 2 > keys.length) rehash();
+      else put(keys, table, c);
     }
     return c;
   }
 
-  /*
-   * Multipliers tried for a node's hash, the first being 'm & mask'
-   * itself (1 << 16; tables of more than 65,536 slots then use the first
-   * 65,536 as home slots): ids are dense and the children of one node
-   * are often methods registered together, which the ids' low bits
-   * spread. The others mix the bits (Fibonacci hashing and other odd
-   * constants). The multiplier is the last element of the node's 'keys'
-   * (one more than the table's size): a field of its own would make the
-   * node 8 bytes larger, and on antlr the larger nodes cost more than the
-   * hash saved.
-   */
-  private static final int[] MULS = {
-    1 << 16, 0x9E3779B9, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1,
-    0x61C88647, 0x7FEB352D, 0x846CA68B
-  };
-
-  /*
-   * A table for the children of this node, with a hash that puts each at
-   * its home slot: the smallest table at most half full, then up to four
-   * times that, each with every multiplier of MULS in turn. A node of many
-   * children (past 64) takes its first size with 'm & mask' and probes:
-   * searching a perfect hash there would cost more than it saves, and
-   * such a node is rebuilt only when it grows. Not found: the first size,
-   * 'm & mask', linear probing.
-   */
   private void rehash() {
     int n = 4;
     while (n < nkids * 2) n <<= 1;
-    int top = nkids > 64 ? n : n * 4;
-    /* nothing of the JDK here: in JDK mode its methods are instrumented
-    ** and would enter nodes themselves */
-    for (int size = n; size <= top; size <<= 1) {
-      for (int mul : MULS) {
-        if (fill(new int[size], null, mul, true)) {
-          build(size, mul);
-          return;
-        }
-        if (nkids > 64) break;
-      }
-    }
-    build(n, MULS[0]);
-  }
-
-  private void build(int size, int mul) {
-    int[] k = new int[size + 1];
-    k[size] = mul;
-    table = new CC[size];
-    fill(k, table, mul, false);
+    int[] k = new int[n];
+    CC[] t = new CC[n];
+    for (CC c = first; c != null; c = c.next) put(k, t, c);
+    table = t;
     keys = k;
   }
 
-  /* Put every child into the table 'k' of 'size' slots (and 't'); with
-  ** 'perfect', stop and answer false at the first child that is not at
-  ** its home slot. */
-  private boolean fill(int[] k, CC[] t, int mul, boolean perfect) {
-    int mask = (t != null ? t.length : k.length) - 1;
-    for (CC c = first; c != null; c = c.next) {
-      int i = (c.mid * mul >>> 16) & mask;
-      if (!perfect) put(k, t, c);
-      else if (k[i] != 0) return false;
-      else k[i] = c.mid;
-    }
-    return true;
-  }
-
-  /* 'k' has the multiplier last */
   private static void put(int[] k, CC[] t, CC c) {
-    int mask = k.length - 2;
-    int i = (c.mid * k[mask + 1] >>> 16) & mask;
+    int mask = k.length - 1;
+    int i = c.mid & mask;
     while (k[i] != 0) i = (i + 1) & mask;
     t[i] = c;
     k[i] = c.mid;
@@ -416,20 +343,9 @@ public class CC {
    * A thread without a slot yet gets one (and a root) only when 'node' is
    * not null (app mode) or always (JDK mode, where the root must exist
    * before the runtime's own calls into the instrumented JDK, so that
-   * they see the null node). App mode reaches the slot through the node
-   * when it can (a field load instead of a ThreadLocal lookup): a call
-   * site stores its node, then puts back the one it found, both mostly
-   * not null.
+   * they see the null node).
    */
   public static CC set(CC node) {
-    if (!Slots.JDK && node != null) {
-      Slot s = node.slot;
-      if (s != null) {
-        CC p = s.node;
-        s.node = node;
-        return p;
-      }
-    }
     return Slots.set(node);
   }
 

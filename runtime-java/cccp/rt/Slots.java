@@ -76,9 +76,7 @@ final class Slots {
   private static CC.Slot newSlot() {
     CC.Slot s = new CC.Slot();
     SLOT.set(s);
-    CC r = CC.newRoot(Thread.currentThread());
-    if (r != null) r.slot = s;
-    s.node = r;
+    s.node = CC.newRoot(Thread.currentThread());
     return s;
   }
 }
