@@ -757,13 +757,13 @@ static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev) {
 }
 
 /* A handler before 'at' for [start, end) that restores the slot and
-** rethrows, in the exception table. */
+** rethrows, in the exception table; 'end' NULL: up to the handler. */
 static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
                          cr_insn *start, cr_insn *end) {
   cr_insn *h = emit_label(x, b, at);
   emit_restore(x, b, at, prev);
   emit(x, b, at, CR_OP_ATHROW, 0);
-  if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
+  if (!x->err && cr_body_add_tcb(b, start, end ? end : h, h, 0, x->d))
     x->err = x->d->code;
   if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
 }
@@ -1577,15 +1577,8 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   if (cm) compact_code(x, b, cstart, tail, ccl, prev, norig0, self);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
-  if (cm) {
-    /* the catch-all handler, outermost but for the monitor's */
-    cr_insn *h = emit_label(x, b, tail);
-    emit_restore(x, b, tail, prev);
-    emit(x, b, tail, CR_OP_ATHROW, 0);
-    if (!x->err && cr_body_add_tcb(b, cstart, h, h, 0, x->d))
-      x->err = x->d->code;
-    if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
-  }
+  /* the catch-all handler, outermost but for the monitor's */
+  if (cm) emit_rethrow(x, b, tail, prev, cstart, NULL);
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   if (x->err) return x->err;
   *out = b;

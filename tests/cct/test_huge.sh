@@ -41,6 +41,14 @@ open(d + "/Late.java", "w").write(
     "  static { VALUE = Util.g() + Integer.parseInt(\"11\"); }\n}\n")
 b = ["package huge;", "import java.util.*;", "public class Big {",
      "  int total;"]
+
+
+def guarded_calls(n):
+    """n statements 'if (n > c) s += Util.fK(n);' into b"""
+    for c in range(n):
+        b.append("    if (n > %d) s += Util.f%d(n);" % (c, c % NF))
+
+
 # a switch of guarded static calls (the class has an instrumented <clinit>)
 b.append("  static int loop(int n) {")
 b.append("    int s = 0;")
@@ -63,16 +71,14 @@ b.append("  }")
 b.append("  Big(int n) {")
 b.append("    super();")
 b.append("    int s = 0;")
-for c in range(200):
-    b.append("    if (n > %d) s += Util.f%d(n);" % (c, c % NF))
+guarded_calls(200)
 b.append("    total = s;")
 b.append("  }")
 # a synchronized instance method of a class that may be extended: the
 # twin checks its owner and locks by itself
 b.append("  public synchronized int sync(int n) {")
 b.append("    int s = total;")
-for c in range(200):
-    b.append("    if (n > %d) s += Util.f%d(n);" % (c, c % NF))
+guarded_calls(200)
 b.append("    return s;")
 b.append("  }")
 # library call sites only: even the compact form passes the limit
