@@ -111,6 +111,7 @@ final class Slots {
     ** initializers: initialized now, while profiling is off, not in the
     ** context of whatever first needs them */
     openPatches();
+    nameRuntime();
     for (String c : new String[] {"Select", "Upcalls", "Hidden", "Dump"}) {
       try {
         Class.forName("cccp.rt." + c, true, null);
@@ -192,6 +193,40 @@ final class Slots {
         /* nothing there: the reader is open */
       } catch (java.io.IOException | RuntimeException e) {
         /* then it opens when the program first needs it */
+      }
+    }
+  }
+
+  /*
+   * The runtime's class named to the JDK's platform and application class
+   * loaders while profiling is off, then forgotten by their lock maps.
+   * Every rewritten class names cccp.rt.CC, and the JVM asks a class's
+   * loader for a name it has not yet seen that loader answer: in the
+   * program's context (verifying or linking the main class, listing its
+   * methods, whose twins take a CC) and adding an entry to the loader's
+   * map of class-loading locks, which then grows one class earlier than
+   * without cccp. Once a loader has answered, the JVM keeps the answer
+   * and asks no more; the lock entry, whose loading is over, is removed,
+   * so the map holds what it would hold without cccp.
+   */
+  private static void nameRuntime() {
+    jdk.internal.misc.Unsafe u = jdk.internal.misc.Unsafe.getUnsafe();
+    long off;
+    try {
+      off = u.objectFieldOffset(ClassLoader.class, "parallelLockMap");
+    } catch (RuntimeException | LinkageError e) {
+      return;                           // another JDK's layout: leave it
+    }
+    ClassLoader[] ls = {jdk.internal.loader.ClassLoaders.platformClassLoader(),
+                        jdk.internal.loader.ClassLoaders.appClassLoader()};
+    for (ClassLoader l : ls) {
+      try {
+        Class.forName(CC.class.getName(), false, l);
+        Object m = u.getReference(l, off);
+        if (m instanceof java.util.concurrent.ConcurrentHashMap)
+          ((java.util.concurrent.ConcurrentHashMap<?, ?>) m).remove(CC.class.getName());
+      } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+        /* then the loader is asked in the program's context */
       }
     }
   }
