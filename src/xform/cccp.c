@@ -2128,7 +2128,10 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
     return 0;
   }
   x.iface = (c->flags & ACC_INTERFACE) != 0;
-  x.condy = c->major >= 63;
+  /* With an instrumented JDK, no dynamic constants: the JDK's linkage
+  ** of one (MethodHandleNatives.linkDynamicConstant, thousands of calls)
+  ** would run instrumented, in the program's context, before CC.mid */
+  x.condy = c->major >= 63 && !cr_hier_mid_count(o->h);
   const cr_hclass *hc = cr_hier_class(o->h, x.name);
   x.jdk = hc && cr_hclass_instrumented(hc) && cr_hclass_jdk_module(hc);
   /* a class of an instrumented JDK kept as a library (java/lang/Object) */
