@@ -132,7 +132,7 @@ $(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) $(RT_JDK_AGENT) \
 	@mkdir -p $(BUILD)/rt-jdk-src/cccp/rt $(BUILD)/rt-jdk-classes
 	cp $(RT_SRC) $(BUILD)/rt-jdk-src/cccp/rt/
 	cp $(RT_JDK_SRC) $(RT_JDK_AGENT) $(BUILD)/rt-jdk-src/cccp/rt/
-	$(JAVAC) -source 11 -target 11 -nowarn -Xlint:-options -implicit:none \
+	$(JAVAC) -source 11 -target 11 -XDstringConcat=inline -nowarn -Xlint:-options -implicit:none \
 	  --patch-module java.base=runtime-java/jdk-stubs:$(BUILD)/rt-jdk-src \
 	  -d $(BUILD)/rt-jdk-classes $$(find $(BUILD)/rt-jdk-src -name '*.java')
 	$(JAR) --create --no-manifest --file $@ -C $(BUILD)/rt-jdk-classes .
