@@ -37,6 +37,9 @@ check "build the JNI library" cc -shared -fPIC -O -I"$JDK17/include" \
   -I"$JDK17/include/linux" -o "$T/libcccpjni.so" "$ROOT/tests/programs/jni/callback.c"
 (cd "$T/cls" && "$JDK17/bin/jar" cf "$T/prog.jar" prog jni)
 (cd "$T/tcls" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
+check "compile the class-loading program" "$JDK17/bin/javac" -d "$T/lcls" \
+  "$ROOT"/tests/programs/loads/ld/Quiet.java
+(cd "$T/lcls" && "$JDK17/bin/jar" cf "$T/ld.jar" ld)
 
 mkdir -p "$T/e" && echo x >"$T/e/x.txt" && (cd "$T/e" && "$JDK17/bin/jar" cf "$T/empty.jar" x.txt)
 
@@ -172,6 +175,21 @@ for J in "${JDKS[@]}"; do
   if cmp -s "$T/tp-plain" "$T/tp-inst"; then
     pass "JDK $v: the transparency program prints the same ($(wc -l <"$T/tp-plain") lines)"
   else fail "JDK $v: the transparency program differs"; diff "$T/tp-plain" "$T/tp-inst" | head -10 | sed 's/^/       /'; fi
+
+  # the runtime loads no class the program does not: choosing the method
+  # of a receiver's class for the JDK's hashCode call reads the class's
+  # file, not its reflected methods (which resolve every parameter type)
+  mkdir -p "$T/ld$v"
+  "$REWRITE" -q --summary "$D/jdk.summary" "$T/ld.jar" -o "$T/ld$v/"
+  "$J/bin/java" -Xlog:class+load=info -cp "$T/ld.jar" ld.Quiet >"$T/ld-plain" 2>&1
+  "$J/bin/java" -Xlog:class+load=info @"$T/ld$v/cccp.args" -Dcccp.out="$T/ld.xml" \
+    -cp "$T/ld$v/ld.jar" ld.Quiet >"$T/ld-inst" 2>&1
+  check "JDK $v: the class-loading program prints 9" \
+    test "$(grep -v '^\[' "$T/ld-inst")" = 9
+  check "JDK $v: a class named only in a signature stays unloaded, as without cccp" \
+    bash -c "! grep -q 'Quiet\\\$Never' '$T/ld-plain' '$T/ld-inst'"
+  check "JDK $v: ... and the receiver's hashCode is a node under HashMap.hash" \
+    bash -c "'$REPORT' folded '$T/ld.xml' | grep -q 'java/util/HashMap\.hash;ld/Quiet\\\$Key\.hashCode'"
 
   # a method table of another build: a message, no profile, same output
   sed '1s/ [^ ]*$/ 0.0.0-other/' "$D/jdk.methods" >"$T/other.methods"

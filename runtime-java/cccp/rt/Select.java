@@ -249,9 +249,8 @@ final class Select {
     String desc = CC.Registry.desc(mid);
     boolean yes;
     try {
-      Method m = select(k, name, desc);
-      yes = m != null
-            && m.getDeclaringClass().getName().replace('.', '/').equals(cls);
+      Decl m = select(k, name, desc);
+      yes = m != null && m.owner.getName().replace('.', '/').equals(cls);
     } catch (Throwable e) {
       yes = false;
     }
@@ -280,17 +279,17 @@ final class Select {
   private static int resolve(int mid, Class<?> k) {
     String name = CC.Registry.name(mid);
     String desc = CC.Registry.desc(mid);
-    Method m;
+    Decl m;
     try {
       m = select(k, name, desc);
     } catch (Throwable e) {           // linkage trouble: keep the symbol
       return mid;
     }
     if (m == null) return mid;
-    Class<?> d = m.getDeclaringClass();
+    Class<?> d = m.owner;
     if (generated(d) || instrumented(d)) return 0;
     return CC.Registry.register(d.getName().replace('.', '/'), name, desc, 0,
-                                Modifier.isNative(m.getModifiers()) ? 3 : 2);
+                                Modifier.isNative(m.mod) ? 3 : 2);
   }
 
   /**
@@ -299,25 +298,23 @@ final class Select {
    * non-abstract interface method that no other candidate's interface
    * overrides (maximally specific). Null when nothing fits.
    */
-  static Method select(Class<?> k, String name, String desc) {
+  static Decl select(Class<?> k, String name, String desc) {
     for (Class<?> c = k; c != null; c = c.getSuperclass()) {
-      Method m = declared(c, name, desc);
+      Decl m = declared(c, name, desc);
       if (m != null) {
-        int mod = m.getModifiers();
-        if (!Modifier.isStatic(mod) && !Modifier.isPrivate(mod))
-          return Modifier.isAbstract(mod) ? null : m;
+        if (!Modifier.isStatic(m.mod) && !Modifier.isPrivate(m.mod))
+          return Modifier.isAbstract(m.mod) ? null : m;
       }
     }
-    ArrayList<Method> cand = new ArrayList<Method>();
+    ArrayList<Decl> cand = new ArrayList<Decl>();
     for (Class<?> c = k; c != null; c = c.getSuperclass())
       defaults(c, name, desc, cand);
-    Method best = null;
-    for (Method m : cand) {
-      if (Modifier.isAbstract(m.getModifiers())) continue;
+    Decl best = null;
+    for (Decl m : cand) {
+      if (Modifier.isAbstract(m.mod)) continue;
       boolean shadowed = false;
-      for (Method o : cand)
-        if (o != m && m.getDeclaringClass().isAssignableFrom(o.getDeclaringClass())
-            && o.getDeclaringClass() != m.getDeclaringClass())
+      for (Decl o : cand)
+        if (o != m && m.owner.isAssignableFrom(o.owner) && o.owner != m.owner)
           shadowed = true;
       if (shadowed) continue;
       if (best != null) return null;  // ambiguous: the JVM throws
@@ -328,21 +325,137 @@ final class Select {
 
   /* Matching instance methods of every superinterface of 'c'. */
   private static void defaults(Class<?> c, String name, String desc,
-                               ArrayList<Method> out) {
+                               ArrayList<Decl> out) {
     for (Class<?> i : c.getInterfaces()) {
-      Method m = declared(i, name, desc);
-      if (m != null && !Modifier.isStatic(m.getModifiers())
-          && !Modifier.isPrivate(m.getModifiers()) && !out.contains(m))
+      Decl m = declared(i, name, desc);
+      if (m != null && !Modifier.isStatic(m.mod) && !Modifier.isPrivate(m.mod)
+          && !has(out, i))
         out.add(m);
       defaults(i, name, desc, out);
     }
   }
 
-  /* The method 'name' 'desc' that 'c' declares, or null. */
-  private static Method declared(Class<?> c, String name, String desc) {
+  private static boolean has(ArrayList<Decl> l, Class<?> owner) {
+    for (Decl d : l)
+      if (d.owner == owner) return true;
+    return false;
+  }
+
+  /** A method 'select' found: the class declaring it, its access flags. */
+  static final class Decl {
+    final Class<?> owner;
+    final int mod;
+
+    Decl(Class<?> owner, int mod) {
+      this.owner = owner;
+      this.mod = mod;
+    }
+  }
+
+  /*
+   * The method 'name' 'desc' that 'c' declares, or null. From the class's
+   * file where a loader other than the boot loader read it from a jar or
+   * folder: reflection would resolve the parameter and return types of
+   * every method of the class, asking its loader for classes the program
+   * would ask for later, in its own context, or never.
+   */
+  private static Decl declared(Class<?> c, String name, String desc) {
+    Table t = c.getClassLoader() != null ? TABLES.get(c) : NO_TABLE;
+    if (t != NO_TABLE) {
+      for (int i = 0; i < t.mod.length; i++)
+        if (t.name[i].equals(name) && t.desc[i].equals(desc))
+          return new Decl(c, t.mod[i]);
+      return null;
+    }
     for (Method m : c.getDeclaredMethods())
-      if (m.getName().equals(name) && descriptor(m).equals(desc)) return m;
+      if (m.getName().equals(name) && descriptor(m).equals(desc))
+        return new Decl(c, m.getModifiers());
     return null;
+  }
+
+  /** The methods a class file declares: names, descriptors, flags. */
+  static final class Table {
+    final String[] name;
+    final String[] desc;
+    final int[] mod;
+
+    Table(int n) {
+      name = new String[n];
+      desc = new String[n];
+      mod = new int[n];
+    }
+  }
+
+  /* No class file to read: reflection decides. */
+  private static final Table NO_TABLE = new Table(0);
+
+  private static final ClassValue<Table> TABLES = new ClassValue<Table>() {
+    @Override
+    protected Table computeValue(Class<?> c) {
+      byte[] b = classFile(c, false);
+      if (b == null) return NO_TABLE;
+      try {
+        return methods(b);
+      } catch (java.io.IOException | RuntimeException e) {
+        return NO_TABLE;
+      }
+    }
+  };
+
+  /* The method table of class file 'b' (JVMS 4.1; 4.4 for the pool). */
+  static Table methods(byte[] b) throws java.io.IOException {
+    java.io.DataInputStream in =
+        new java.io.DataInputStream(new java.io.ByteArrayInputStream(b));
+    if (in.readInt() != 0xCAFEBABE) throw new java.io.IOException("magic");
+    in.readInt();                       // minor, major
+    int n = in.readUnsignedShort();
+    String[] utf = new String[n];
+    for (int i = 1; i < n; i++) {
+      int tag = in.readUnsignedByte();
+      switch (tag) {
+      case 1: utf[i] = in.readUTF(); break;
+      case 7: case 8: case 16: case 19: case 20: skip(in, 2); break;
+      case 15: skip(in, 3); break;
+      case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
+        skip(in, 4); break;
+      case 5: case 6: skip(in, 8); i++; break;
+      default: throw new java.io.IOException("constant tag " + tag);
+      }
+    }
+    skip(in, 6);                        // access, this, super
+    skip(in, 2 * in.readUnsignedShort());
+    for (int i = in.readUnsignedShort(); i > 0; i--) {   // fields
+      skip(in, 6);
+      attributes(in);
+    }
+    int m = in.readUnsignedShort();
+    Table t = new Table(m);
+    for (int i = 0; i < m; i++) {
+      t.mod[i] = in.readUnsignedShort();
+      t.name[i] = utf[in.readUnsignedShort()];
+      t.desc[i] = utf[in.readUnsignedShort()];
+      attributes(in);
+      if (t.name[i] == null || t.desc[i] == null)
+        throw new java.io.IOException("method name");
+    }
+    return t;
+  }
+
+  private static void attributes(java.io.DataInputStream in)
+      throws java.io.IOException {
+    for (int i = in.readUnsignedShort(); i > 0; i--) {
+      skip(in, 2);
+      skip(in, in.readInt() & 0xFFFFFFFFL);
+    }
+  }
+
+  private static void skip(java.io.DataInputStream in, long n)
+      throws java.io.IOException {
+    while (n > 0) {
+      long k = in.skip(n);
+      if (k <= 0) throw new java.io.EOFException();
+      n -= k;
+    }
   }
 
   /** The JVM descriptor of 'm', e.g. "(ILjava/lang/String;)V". */
@@ -430,28 +543,37 @@ final class Select {
   }
 
   private static boolean namesRuntime(Class<?> c) {
+    byte[] b = classFile(c, true);
+    if (b == null) return false;
+    outer:
+    for (int i = 0; i + CC_NAME.length <= b.length; i++) {
+      for (int k = 0; k < CC_NAME.length; k++)
+        if (b[i + k] != CC_NAME[k]) continue outer;
+      return true;
+    }
+    return false;
+  }
+
+  /*
+   * The class file of 'c' from its code source, else (when 'loader') from
+   * its loader; null when there is none.
+   */
+  private static byte[] classFile(Class<?> c, boolean loader) {
     String res = c.getName().replace('.', '/') + ".class";
     ClassLoader l = c.getClassLoader();
     java.io.InputStream in = null;
     try {
       in = fromCodeSource(c, res);
-      if (in == null)
+      if (in == null && loader)
         in = l != null ? l.getResourceAsStream(res)
                        : ClassLoader.getSystemResourceAsStream(res);
-      if (in == null) return false;
+      if (in == null) return null;
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       byte[] buf = new byte[8192];
       for (int n; (n = in.read(buf)) > 0;) out.write(buf, 0, n);
-      byte[] b = out.toByteArray();
-      outer:
-      for (int i = 0; i + CC_NAME.length <= b.length; i++) {
-        for (int k = 0; k < CC_NAME.length; k++)
-          if (b[i + k] != CC_NAME[k]) continue outer;
-        return true;
-      }
-      return false;
+      return out.toByteArray();
     } catch (java.io.IOException e) {
-      return false;
+      return null;
     } finally {
       if (in != null)
         try {
