@@ -32,7 +32,6 @@ typedef struct fa {
   uint32_t *hl;            /* covering tcb indices, grouped per block */
   uint32_t nloc;
   vt *loc, *stk, *acc;     /* the working frame; handler accumulator */
-  uint8_t *accg;           /* per local: 'acc' holds a guessed join */
   uint32_t sp, cap, maxsp;
   int lchanged;            /* a local changed in the last instruction */
   uint32_t *wl;            /* worklist of block indices */
@@ -560,13 +559,18 @@ static vt stated(const fa *f, const blk *t, uint32_t j, uint32_t sp) {
 
 /*
 ** Merge the working frame (locals 'loc', stack 'stk[0..sp)') into the
-** entry of block 'k'; queue it when it changed. Where a join there had to
-** guess (a type the hierarchy lacks), or 'g' marks the incoming local as
-** such a guess, the type the original StackMapTable states at that point
-** is kept instead: the original code was verified with it.
+** entry of block 'k'; queue it when it changed. Where the original
+** StackMapTable states a class or array type at that point, that type is
+** kept instead of the join: the original code was verified with it, and
+** HotSpot's verifier loads the classes it must compare (an incoming class
+** against a stated class), so a join more precise than the stated type
+** (a common superclass where javac stated an interface) would load, as
+** the class is linked, classes the program loads later, when it runs.
+** Where no type is stated, a join that had to guess (a type the
+** hierarchy lacks) is learnt from.
 */
 static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
-                uint32_t sp, const cr_insn *from, const uint8_t *g) {
+                uint32_t sp, const cr_insn *from) {
   blk *t = &f->bl[k];
   if (!t->st) {
     t->st = cr_arena_alloc(f->b->a, (f->nloc + sp + 1) * sizeof(vt));
@@ -574,8 +578,8 @@ static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
     memcpy(t->st, loc, f->nloc * sizeof(vt));
     if (sp) memcpy(t->st + f->nloc, stk, sp * sizeof(vt));
     t->depth = sp;
-    for (uint32_t j = 0; g && t->hint && j < f->nloc; j++) {
-      vt h = g[j] && is_ref(loc[j]) ? stated(f, t, j, sp) : 0;
+    for (uint32_t j = 0; t->hint && j < f->nloc + sp; j++) {
+      vt h = is_ref(t->st[j]) ? stated(f, t, j, sp) : 0;
       if (h) t->st[j] = h;
     }
   } else {
@@ -592,7 +596,7 @@ static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
       uint32_t g0 = an->guesses;
       vt m = merge(an, st[j], in);
       int guess = an->guesses != g0;
-      if (t->hint && is_ref(m) && (guess || (g && j < f->nloc && g[j]))) {
+      if (t->hint && is_ref(m)) {
         vt h = stated(f, t, j, sp);
         if (h) {
           m = h;
@@ -680,7 +684,7 @@ static uint32_t slots(const vt *v, uint32_t n, vt *out, uint32_t cap) {
 ** starts a block (the labels keep their decoded offset in 'orig').
 ** Frames are expanded as JVMS 4.7.4 says, from the initial frame of the
 ** descriptor the table was written for ('smt_desc' for a twin). Hints
-** only ever replace a guessed join ('flow'), so a table that cannot be
+** only ever replace a join ('flow'), so a table that cannot be
 ** used is simply not: that is not an error (out of memory is).
 */
 static int load_hints(fa *f) {
@@ -781,7 +785,6 @@ static int run(fa *f, uint32_t k) {
   f->sp = bk->depth;
   if (bk->nh) {
     memcpy(f->acc, f->loc, f->nloc * sizeof(vt));
-    memset(f->accg, 0, f->nloc);
   }
   cr_insn *i = bk->first;
   for (;; i = i->next) {
@@ -790,11 +793,8 @@ static int run(fa *f, uint32_t k) {
     if (rc) return rc;
     if (f->sp > f->maxsp) f->maxsp = f->sp;
     if (bk->nh && f->lchanged)
-      for (uint32_t j = 0; j < f->nloc; j++) {
-        uint32_t g0 = f->an->guesses;
+      for (uint32_t j = 0; j < f->nloc; j++)
         f->acc[j] = merge(f->an, f->acc[j], f->loc[j]);
-        if (f->an->guesses != g0) f->accg[j] = 1;
-      }
     if (i == bk->last) break;
   }
   /* handlers: the merged locals of the range, the exception on the stack */
@@ -804,25 +804,25 @@ static int run(fa *f, uint32_t k) {
                          : (int32_t)f->an->throwable;
     if (id < 0) return bad(f, t->handler, "bad catch type");
     vt ex = VT(CR_VT_OBJECT, id);
-    int rc = flow(f, t->handler->aux, f->acc, &ex, 1, i, f->accg);
+    int rc = flow(f, t->handler->aux, f->acc, &ex, 1, i);
     if (rc) return rc;
   }
   if (f->maxsp < 1 && bk->nh) f->maxsp = 1;
   /* successors */
   if (i->target) {
-    int rc = flow(f, i->target->aux, f->loc, f->stk, f->sp, i, NULL);
+    int rc = flow(f, i->target->aux, f->loc, f->stk, f->sp, i);
     if (rc) return rc;
   }
   if (i->sw) {
-    int rc = flow(f, i->sw->dflt->aux, f->loc, f->stk, f->sp, i, NULL);
+    int rc = flow(f, i->sw->dflt->aux, f->loc, f->stk, f->sp, i);
     for (uint32_t j = 0; !rc && j < i->sw->n; j++)
-      rc = flow(f, i->sw->targets[j]->aux, f->loc, f->stk, f->sp, i, NULL);
+      rc = flow(f, i->sw->targets[j]->aux, f->loc, f->stk, f->sp, i);
     if (rc) return rc;
   }
   if (!(cr_op_info(i->op)->flags & CR_OPF_NOFALL)) {
     if (k + 1 >= f->nbl)
       return bad(f, i, "execution falls off the end of the code");
-    return flow(f, k + 1, f->loc, f->stk, f->sp, i, NULL);
+    return flow(f, k + 1, f->loc, f->stk, f->sp, i);
   }
   return 0;
 }
@@ -920,14 +920,13 @@ int cr_an__frames(cr_an *an, cr_body *b, uint32_t nloc, cr_stackmap **smt,
     return cr_diag_set(d, CR_EFORMAT, -1, "%s: no code", cr_body_where(b));
   f->loc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
   f->acc = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
-  f->accg = cr_arena_alloc(b->a, f->nloc + 1);
   f->wl = cr_arena_alloc(b->a, f->nbl * sizeof *f->wl);
   vt *init = cr_arena_alloc(b->a, (f->nloc + 1) * sizeof(vt));
-  if (!f->loc || !f->acc || !f->accg || !f->wl || !init) return oom(f);
+  if (!f->loc || !f->acc || !f->wl || !init) return oom(f);
   if ((rc = entry_state(f, init)) != 0) return rc;
   if ((rc = load_hints(f)) != 0) return rc;
   memcpy(f->loc, init, f->nloc * sizeof(vt));
-  if ((rc = flow(f, 0, f->loc, NULL, 0, b->first, NULL)) != 0) return rc;
+  if ((rc = flow(f, 0, f->loc, NULL, 0, b->first)) != 0) return rc;
   while (f->nwl) {
     uint32_t k = f->wl[--f->nwl];
     f->bl[k].inq = 0;
