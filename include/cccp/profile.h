@@ -184,6 +184,8 @@ typedef struct cr_cmp_opts {
   int hide_vm_upcalls;   /* see cr_profile_vm_upcall */
   const char *const *hide;  /* frames "pkg/Cls.name" hidden on both sides */
   size_t nhide;             /*   like VM upcalls (an agent's blind spots) */
+  const char *const *prune; /* frames left out on both sides with all the */
+  size_t nprune;            /*   calls under them (same forms as 'hide') */
 } cr_cmp_opts;
 
 /* One context whose calls differ. 'path' is "frame > frame > ...", frames

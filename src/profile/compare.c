@@ -99,12 +99,14 @@ int cr_profile_vm_upcall(const char *cls, const char *name) {
   return 0;
 }
 
-/* 1 if 'cls'.'name' is one of the frames 'o' hides ("pkg/Cls.name", or
-** "prefix*": every method of the classes whose names start so). */
-static int hidden(const cr_cmp_opts *o, const char *cls, const char *name) {
+/* 1 if 'cls'.'name' is one of the frames 'pat[0..np)' names
+** ("pkg/Cls.name", or "prefix*": every method of the classes whose names
+** start so). */
+static int named(const char *const *pat, size_t np, const char *cls,
+                 const char *name) {
   size_t n = strlen(cls);
-  for (size_t i = 0; i < o->nhide; i++) {
-    const char *h = o->hide[i];
+  for (size_t i = 0; i < np; i++) {
+    const char *h = pat[i];
     size_t hl = strlen(h);
     if (hl && h[hl - 1] == '*') {
       if (strncmp(h, cls, hl - 1) == 0) return 1;
@@ -194,8 +196,11 @@ static uint32_t child(cmp *c, uint32_t parent, uint32_t k) {
 ** attach to, 'capp' whether it counts as an application caller. A
 ** collapsed generated frame is runtime machinery: application frames
 ** under it attach to its caller, library frames under it are library
-** internals. A hidden VM upcall is treated the same way.
+** internals. A hidden VM upcall is treated the same way. A pruned
+** frame is left out with everything under it ('at' is PRUNED).
 */
+#define PRUNED UINT32_MAX
+
 static int fold(cmp *c, const cr_profile *p, int s) {
   int rc = CR_ENOMEM;
   uint32_t *kof = cr_calloc(p->nmethods + 1, sizeof *kof);
@@ -209,13 +214,21 @@ static int fold(cmp *c, const cr_profile *p, int s) {
               cr_profile_generated(p->methods[m].cls)) ||
              (c->o->hide_vm_upcalls && !c->keys[kof[m]].app &&
               cr_profile_vm_upcall(p->methods[m].cls, p->methods[m].name)) ||
-             hidden(c->o, p->methods[m].cls, p->methods[m].name);
+             named(c->o->hide, c->o->nhide, p->methods[m].cls,
+                   p->methods[m].name);
+    if (named(c->o->prune, c->o->nprune, p->methods[m].cls,
+              p->methods[m].name))
+      gen[m] = 2;
   }
   for (size_t i = 1; i <= p->nnodes; i++) {
     const cr_prof_node *n = &p->nodes[i];
     uint32_t pat = n->parent ? at[n->parent] : 0;
     int pcapp = n->parent ? capp[n->parent] : 0;
     int app = c->keys[kof[n->method]].app;
+    if (gen[n->method] == 2 || (n->parent && at[n->parent] == PRUNED)) {
+      at[i] = PRUNED;                   /* left out with its subtree */
+      continue;
+    }
     if (gen[n->method]) {
       at[i] = pat;
       capp[i] = 0;

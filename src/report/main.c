@@ -134,6 +134,9 @@ static const cmd cmds[] = {
    "                         (pkg/Cls.name) on both sides (repeatable);\n"
    "                         PREFIX* hides every method of the classes\n"
    "                         whose names start with PREFIX\n"
+   "      --prune CLS.NAME   leave out the frames of method CLS.NAME and\n"
+   "                         every call under them, on both sides\n"
+   "                         (repeatable; PREFIX* as for --hide)\n"
    "      --library-by-name  with --app-prefix: library frames match by\n"
    "                         name and descriptor\n"
    "      --expect FILE      check profile P against FILE (lines\n"
@@ -207,7 +210,7 @@ enum {
   O_VERSION = 'V',
   O_MERGE = 256, O_SORT, O_MIN, O_INCLUDE, O_EXCLUDE, O_METHODS,
   O_CONTEXTS, O_DEPTH, O_COLOR, O_TITLE, O_APP, O_COLLAPSE, O_UPCALLS,
-  O_HIDE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME
+  O_HIDE, O_PRUNE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME
 };
 
 typedef struct opt {
@@ -237,6 +240,7 @@ static const opt opts[] = {
   {{"collapse-generated", no_argument, NULL, O_COLLAPSE}, C_COMPARE},
   {{"hide-vm-upcalls", no_argument, NULL, O_UPCALLS}, C_COMPARE},
   {{"hide", required_argument, NULL, O_HIDE}, C_COMPARE},
+  {{"prune", required_argument, NULL, O_PRUNE}, C_COMPARE},
   {{"library-by-name", no_argument, NULL, O_BYNAME}, C_COMPARE},
   {{"top", required_argument, NULL, O_TOP}, C_COMPARE},
   {{"min-overlap", required_argument, NULL, O_MINOV}, C_COMPARE},
@@ -350,6 +354,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     case O_COLLAPSE: o->cmp.collapse_generated = 1; break;
     case O_UPCALLS: o->cmp.hide_vm_upcalls = 1; break;
     case O_HIDE: o->hide[o->cmp.nhide++] = a; break;
+    case O_PRUNE: o->prune[o->cmp.nprune++] = a; break;
     case O_BYNAME: o->cmp.library_by_name = 1; break;
     case O_TOP:
     top:
@@ -493,8 +498,9 @@ int main(int argc, char **argv) {
   o.exclude = calloc((size_t)argc, sizeof *o.exclude);
   o.app = calloc((size_t)argc, sizeof *o.app);
   o.hide = calloc((size_t)argc, sizeof *o.hide);
+  o.prune = calloc((size_t)argc, sizeof *o.prune);
   int st;
-  if (!o.include || !o.exclude || !o.app || !o.hide) {
+  if (!o.include || !o.exclude || !o.app || !o.hide || !o.prune) {
     rp_error("out of memory");
     st = RP_EXIT_OUTPUT;
     goto out;
@@ -502,6 +508,7 @@ int main(int argc, char **argv) {
   if ((st = parse(&o, c, argc - 1, argv + 1)) >= 0) goto out;
   o.cmp.app_prefix = o.app;
   o.cmp.hide = o.hide;
+  o.cmp.prune = o.prune;
   st = RP_EXIT_USAGE;
   if (c->bit == C_COMPARE) {
     size_t want = o.expect || o.contexts ? 1 : 2;
@@ -546,5 +553,6 @@ out:
   free(o.exclude);
   free(o.app);
   free(o.hide);
+  free(o.prune);
   return st;
 }

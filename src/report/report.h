@@ -55,6 +55,7 @@ typedef struct rp_opts {
   cr_cmp_opts cmp;
   const char **app;      /* --app-prefix */
   const char **hide;     /* --hide */
+  const char **prune;    /* --prune */
   double min_overlap;    /* -1 = none */
   const char *expect;    /* --expect FILE */
   int contexts;          /* --contexts */

@@ -485,6 +485,18 @@ calls: A 86, B 96
 contexts: A 8, B 8, common 8, differing 1
   A 10  B 20  app/Main.main([Ljava/lang/String;)V > app/Main.work()V
 EOF
+# Pruning work leaves out it and everything under it: A keeps main 1,
+# m>helper 5, the fibs 7, run 1 (14); B main 1, m>helper 5, run 1 (7).
+# The 3 common contexts have half of A and all of B: 7/14 = 50%.
+golden "compare --prune app/Main.work" \
+  "$REPORT" compare --prune app/Main.work small.xml small-b.xml <<'EOF'
+overlap: 50.0000%
+calls: A 14, B 7
+contexts: A 6, B 3, common 3, differing 3
+  A 4  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I > app/Main.fib(I)I
+  A 2  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I
+  A 1  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I
+EOF
 golden "compare a profile with itself: 100%" "$REPORT" compare --top 0 small.xml small.xml <<'EOF'
 overlap: 100.0000%
 calls: A 93, B 93
