@@ -45,7 +45,7 @@ mkdir -p "$T/e" && echo x >"$T/e/x.txt" && (cd "$T/e" && "$JDK17/bin/jar" cf "$T
 
 # Overlap floor with the JDK's internals visible; the oracle's blind
 # spots (intrinsics that post no method entry event) hidden on both sides
-OVERLAP=95
+OVERLAP=98
 oracle_blind
 
 # folded stacks of profile $1 with descriptors left out
