@@ -64,9 +64,11 @@ enum { ESI, OSI };
 ** with that reference (every body of a class has its own copy of them). */
 typedef struct site_memo {
   const cr_hmethod *t;      /* 'cr_hier_site''s target */
+  int32_t edit;             /* JDK mode: the redirect rule, -1 none */
+  uint16_t twin;            /* the reference to the twin, 0: not made */
   uint8_t asked;            /* 'esi' and 't' are known */
   uint8_t esi;              /* its answer */
-  uint16_t twin;            /* the reference to the twin, 0: not made */
+  uint8_t edit_asked;       /* 'edit' is known */
 } site_memo;
 
 /*
@@ -1195,10 +1197,20 @@ static site_memo *site_memo_of(xf *x, uint32_t k) {
 ** policy's <redirect> entries say which; each replacement has the
 ** original's stack shape (a receiver becomes the first argument).
 */
-static const cr_pol_rule *jdk_edit_of(const xf *x, const char *owner,
-                                      const char *name, const char *desc) {
-  cr_pol_ref call = {owner, name, desc};
-  int k = cr_policy_redirect(x->o->pol, x->name, &call);
+static const cr_pol_rule *jdk_edit_of(const xf *x, site_memo *sm,
+                                      const char *owner, const char *name,
+                                      const char *desc) {
+  int k;
+  if (sm && sm->edit_asked) {
+    k = sm->edit;
+  } else {
+    cr_pol_ref call = {owner, name, desc};
+    k = cr_policy_redirect(x->o->pol, x->name, &call);
+    if (sm) {
+      sm->edit = k;
+      sm->edit_asked = 1;
+    }
+  }
   return k < 0 ? NULL : cr_policy_rule(x->o->pol, (size_t)k);
 }
 
@@ -1229,7 +1241,9 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   const char *name = nat ? cr_cp_str(cp, nat->a) : NULL;
   const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
   if (!owner || !name || !desc) return;  /* the analysis will complain */
-  const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, owner, name, desc) : NULL;
+  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
+  const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, sm, owner, name, desc)
+                                 : NULL;
   if (je) {
     /* the filter's call of the original makes its node from the slot */
     i->op = CR_OP_INVOKESTATIC;
@@ -1254,14 +1268,17 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
                 (sup && strcmp(owner, sup) == 0);
   }
   const cr_hmethod *t = NULL;
-  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
   int esi;
   if (sm && sm->asked) {
     esi = sm->esi;
     t = sm->t;
   } else {
     esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
-    if (sm) *sm = (site_memo){t, 1, (uint8_t)(esi != 0), 0};
+    if (sm) {
+      sm->t = t;
+      sm->asked = 1;
+      sm->esi = (uint8_t)(esi != 0);
+    }
   }
   /* a super call must not reach a twin's owner check, which would send
   ** it back to the override it comes from */
