@@ -65,6 +65,8 @@ enum { ESI, OSI };
 typedef struct site_memo {
   const cr_hmethod *t;      /* 'cr_hier_site''s target */
   int32_t edit;             /* JDK mode: the redirect rule, -1 none */
+  uint32_t mid;             /* the callee's id in 'mids' + 1, 0: not
+                               asked ('site_mid') */
   uint16_t twin;            /* the reference to the twin, 0: not made */
   uint8_t asked;            /* 'esi' and 't' are known */
   uint8_t esi;              /* its answer */
@@ -1227,6 +1229,17 @@ static int thread_entry(const xf *x, const char *name, const char *desc) {
                         desc) >= 0;
 }
 
+/* The id of the callee of the sites of a reference ('get_mid'), kept in
+** its memo 'sm' (may be NULL): the hashing and comparing of its three
+** names was done again at every site. */
+static mid *site_mid(xf *x, site_memo *sm, const char *cls,
+                     const char *name, const char *desc, int flags) {
+  if (sm && sm->mid) return &x->mids[sm->mid - 1];
+  mid *m = get_mid(x, cls, name, desc, 0, flags);
+  if (m && sm) sm->mid = (uint32_t)(m - x->mids) + 1;
+  return m;
+}
+
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
   int kind;
@@ -1325,7 +1338,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     ** its Reference.get with java.lang.ref.SoftReference's) or be made at
     ** run time; CC.enterv names that method then, and leaves the slot to
     ** an instrumented one. */
-    mid *m = dyn ? get_mid(x, cls, name, desc, 0, CR_XF_MID_APP) : NULL;
+    mid *m = dyn ? site_mid(x, sm, cls, name, desc, CR_XF_MID_APP) : NULL;
     if (dyn && !m) return;
     wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
     x->o->nsites_tl++;
@@ -1333,7 +1346,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   }
   int flags = (native ? CR_XF_MID_NATIVE : 0) |
               (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
-  mid *m = get_mid(x, cls, name, desc, 0, flags);
+  mid *m = site_mid(x, sm, cls, name, desc, flags);
   if (!m) return;
   dyn = dyn && !app;
   wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
