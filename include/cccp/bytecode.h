@@ -409,6 +409,20 @@ typedef struct cr_body {
 int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
                    cr_diag *d);
 
+/*
+** A copy of body 'src' in arena 'a' for method 'm' of the same class,
+** whose Code attribute was parsed from the same bytes as the one 'src'
+** was decoded from (a method given a copy of another's code): its
+** instructions (ids kept), exception table and line entry, and fixups
+** bound to the tables of m's own Code attribute, which must hold the
+** same entries in the same order. Saves decoding and editing a body
+** twice. The 'n' pointers of 'xl' into 'src' (NULL allowed) are replaced
+** by their copies. CR_EUSAGE (nothing made) when m's tables differ or
+** 'src' refers to a node it does not hold.
+*/
+int cr_body_clone(cr_body **out, const cr_body *src, cr_member *m,
+                  cr_arena *a, cr_insn **xl, size_t n, cr_diag *d);
+
 /* A new unlinked instruction (operands zero) or label; NULL on OOM. */
 cr_insn *cr_insn_new(cr_body *b, unsigned op);
 cr_insn *cr_label_new(cr_body *b);

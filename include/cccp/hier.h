@@ -316,6 +316,8 @@ void cr_hier_summary(const cr_hier *h, char *buf, size_t n);
 ** corrupt files are CR_EFORMAT and add nothing.
 */
 int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d);
+/* The same bytes written to stream 'f' (the caller makes the file). */
+int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d);
 int cr_hier_load(cr_hier *h, const char *path, cr_diag *d);
 size_t cr_hier_conflict_count(const cr_hier *h);
 /* Conflict 'i': the method whose answer changed. */

@@ -156,6 +156,18 @@ void cr_policy_prepare(const cr_policy *p, const char *cls, uint8_t *mask);
 int cr_policy_match_masked(const cr_policy *p, cr_pol_kind kind,
                            const cr_pol_method *m, const uint8_t *mask);
 /*
+** The indices of the rules of 'kind' among those 'mask' holds, in order,
+** into 'idx' (room for count entries); returns how many. Then
+** 'cr_policy_match_in' tries only those: the same answer as
+** 'cr_policy_match_masked' without passing over the other rules, most of
+** which are about other classes or other kinds.
+*/
+size_t cr_policy_select(const cr_policy *p, cr_pol_kind kind,
+                        const uint8_t *mask, uint32_t *idx);
+int cr_policy_match_in(const cr_policy *p, cr_pol_kind kind,
+                       const cr_pol_method *m, const uint32_t *idx,
+                       size_t n);
+/*
 ** The entries of the five other kinds. 'cr_policy_find': the first entry
 ** of 'kind' (thread-entry, upcall) whose patterns match method 'cls'.
 ** 'name''desc', or -1, also when a removal of 'kind' matches the method.

@@ -552,3 +552,131 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
   *out = b;
   return 0;
 }
+
+/* ------------------------------------------------------------- copying */
+
+/*
+** The offset fields of code's tables in the order 'code_tables' binds
+** them: up to 'cf' into 'f' (one per fixup) and up to 'cc' into 'c' (the
+** 'catch' targets). Returns 0 when there are exactly 'cf' and 'cc'.
+*/
+static int table_fields(cr_code *code, uint16_t **f, uint32_t cf,
+                        uint16_t **c, uint32_t cc) {
+  uint32_t nf = 0, nc = 0;
+#define PUT(p) do { if (nf >= cf) return 1; f[nf++] = (p); } while (0)
+  for (uint32_t k = 0; k < code->attrs.n; k++) {
+    cr_attr *at = &code->attrs.v[k];
+    switch (at->kind) {
+    case CR_ATTR_LINENUMBERTABLE:
+      for (uint32_t j = 0; j < at->u.lines->n; j++)
+        PUT(&at->u.lines->v[j].pc);
+      break;
+    case CR_ATTR_LOCALVARIABLETABLE: case CR_ATTR_LOCALVARIABLETYPETABLE:
+      for (uint32_t j = 0; j < at->u.vars->n; j++) {
+        PUT(&at->u.vars->v[j].start);
+        PUT(&at->u.vars->v[j].len);
+      }
+      break;
+    case CR_ATTR_RVTYPEANNOTATIONS: case CR_ATTR_RITYPEANNOTATIONS:
+      for (uint32_t j = 0; j < at->u.tannots->n; j++) {
+        cr_typeannot *ta = &at->u.tannots->v[j];
+        if (ta->target == 0x40 || ta->target == 0x41) {
+          for (uint32_t q = 0; q < ta->nlv; q++) {
+            PUT(&ta->lv[q].start);
+            PUT(&ta->lv[q].len);
+          }
+        } else if (ta->target == 0x42) {
+          if (nc >= cc) return 1;
+          c[nc++] = &ta->a;
+        } else if (ta->target >= 0x43 && ta->target <= 0x4B) {
+          PUT(&ta->a);
+        }
+      }
+      break;
+    default:
+      break;
+    }
+  }
+#undef PUT
+  return nf != cf || nc != cc;
+}
+
+int cr_body_clone(cr_body **out, const cr_body *src, cr_member *m,
+                  cr_arena *a, cr_insn **xl, size_t n, cr_diag *d) {
+  cr_code *code = cr_member_code(m);
+  if (!code) return cr_diag_set(d, CR_EUSAGE, -1, "method has no code");
+  /* every node has an id below 'ninsn': room for all without counting */
+  cr_body *b = cr_arena_alloc(a, sizeof *b);
+  cr_insn **map = cr_arena_calloc(a, (size_t)src->ninsn + 1, sizeof *map);
+  cr_insn *v = cr_arena_alloc(a, ((size_t)src->ninsn + 1) * sizeof *v);
+  cr_tcb *t = cr_arena_alloc(a, (src->ntcb ? src->ntcb : 1) * sizeof *t);
+  cr_fixup *fx = cr_arena_alloc(a, (src->nfix ? src->nfix : 1) * sizeof *fx);
+  uint16_t **ff = cr_arena_alloc(a, (src->nfix + src->ncatch + 1) *
+                                        sizeof *ff);
+  if (!b || !map || !v || !t || !fx || !ff)
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  *b = *src;
+  b->m = m;
+  b->code = code;
+  b->a = a;
+  uint16_t **cf = ff + src->nfix;
+  if (table_fields(code, ff, src->nfix, cf, src->ncatch))
+    return cr_diag_set(d, CR_EUSAGE, -1, "%s: tables differ from the copy's",
+                       cr_body_where(b));
+  uint32_t k = 0, count;
+  for (const cr_insn *i = src->first; i; i = i->next, k++) {
+    if (i->id >= src->ninsn || map[i->id])
+      return cr_diag_set(d, CR_EUSAGE, -1, "%s: bad node id %u",
+                         cr_body_where(b), i->id);
+    v[k] = *i;
+    v[k].prev = k ? &v[k - 1] : NULL;
+    v[k].next = &v[k + 1];
+    map[i->id] = &v[k];
+  }
+  count = k;
+  b->first = count ? &v[0] : NULL;
+  b->last = count ? &v[count - 1] : NULL;
+  if (count) v[count - 1].next = NULL;
+#define MAP(p) ((p) && (p)->id < src->ninsn ? map[(p)->id] : NULL)
+  for (k = 0; k < count; k++) {
+    cr_insn *i = &v[k];
+    if (i->target && !(i->target = MAP(i->target))) goto bad;
+    if (!i->sw) continue;
+    cr_switch *sw = cr_arena_alloc(a, sizeof *sw);
+    cr_insn **tg = cr_arena_alloc(a, (i->sw->n ? i->sw->n : 1) * sizeof *tg);
+    if (!sw || !tg) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    *sw = *i->sw;
+    for (uint32_t j = 0; j < sw->n; j++)
+      if (!(tg[j] = MAP(sw->targets[j]))) goto bad;
+    sw->targets = tg;
+    if (sw->dflt && !(sw->dflt = MAP(sw->dflt))) goto bad;
+    i->sw = sw;
+  }
+  for (k = 0; k < src->ntcb; k++) {
+    t[k] = src->tcb[k];
+    if (!(t[k].start = MAP(t[k].start)) || !(t[k].end = MAP(t[k].end)) ||
+        !(t[k].handler = MAP(t[k].handler)))
+      goto bad;
+  }
+  b->tcb = t;
+  b->ctcb = src->ntcb;
+  for (k = 0; k < src->nfix; k++) {
+    fx[k].field = ff[k];
+    if (!(fx[k].end = MAP(src->fix[k].end))) goto bad;
+    fx[k].start = src->fix[k].start ? MAP(src->fix[k].start) : NULL;
+    if (src->fix[k].start && !fx[k].start) goto bad;
+  }
+  b->fix = fx;
+  b->cfix = src->nfix;
+  b->catch_fix = cf;
+  b->ccatch = src->ncatch;
+  if (src->line_at && !(b->line_at = MAP(src->line_at))) goto bad;
+  for (size_t j = 0; j < n; j++)
+    if (xl[j] && !(xl[j] = MAP(xl[j]))) goto bad;
+#undef MAP
+  *out = b;
+  return 0;
+bad:
+  return cr_diag_set(d, CR_EUSAGE, -1, "%s: a reference to a node outside "
+                     "the body", cr_body_where(b));
+}

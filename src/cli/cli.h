@@ -119,12 +119,16 @@ typedef struct cli_stats {
 ** in plan order and '*exit_code' the status to exit with; nothing is left
 ** at any output path. Returns 0 on success.
 ** 'h' and 'pol' are the analysed hierarchy and its policy (instrumenting).
+** 'side' (may be NULL) is called once with 'side_ctx' by a worker thread
+** that finds no task left to claim, while the last ones are finished and
+** written; not at all with one job, or once a task failed.
 */
 struct cr_hier;
 struct cr_policy;
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
             const struct cr_hier *h, const struct cr_policy *pol,
-            cli_stats *st, int *exit_code, cr_diag *d);
+            cli_stats *st, void (*side)(void *), void *side_ctx,
+            int *exit_code, cr_diag *d);
 
 /*
 ** After an instrumenting run: copy the runtime jar next to the output and
@@ -146,8 +150,10 @@ void cli_put_token(FILE *f, const char *s);
 ** module descriptors of JDK image 'image') and the exports the runtime
 ** needs.
 */
+struct cli_jdk_pre;
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
-                  const struct cr_hier *h, cr_input *image, cr_diag *d);
+                  const struct cr_hier *h, cr_input *image,
+                  struct cli_jdk_pre *pre, cr_diag *d);
 /*
 ** After instrumenting an application against the summary 'summary' of an
 ** instrumented JDK (DIR/jdk.summary): the application's options file
@@ -228,9 +234,11 @@ typedef struct cli_whole {
 int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
                     cr_input **cp, size_t ncp, cli_whole *w, int *exit_code,
                     cr_diag *d);
-/* Write --report and --emit-summary, print the counts. */
-int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
-                      cr_diag *d);
+/* Write --report and --emit-summary (renaming 'presum' when it is
+** prepared: see 'cli_jdk_pre'), print the counts. */
+struct cli_afile;
+int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
+                      struct cli_afile *presum, int *exit_code, cr_diag *d);
 void cli_whole_free(cli_whole *w);
 
 /*
@@ -332,6 +340,23 @@ typedef struct cli_afile {
 int cli_atomic_open(cli_afile *af, const char *path, cr_diag *d);
 int cli_atomic_commit(cli_afile *af, cr_diag *d);   /* closes */
 void cli_atomic_abort(cli_afile *af);               /* closes, unlinks */
+
+/*
+** What --jdk -o DIR writes from the analysed hierarchy alone, the method
+** table and the summary ('summary'), prepared by 'cli_jdk_prepare' while
+** the last classes are still being rewritten ('cli_run''s side job):
+** written and synced under temporary names, which 'cli_jdk_files' and
+** 'cli_whole_outputs' only rename. A file whose preparation fails is
+** left to those, which write it as before and report the failure.
+*/
+typedef struct cli_jdk_pre {
+  const char *dir, *jdk_home, *summary;
+  const struct cr_hier *h;
+  cli_afile methods, sum;   /* 'f' set: prepared, not yet renamed */
+} cli_jdk_pre;
+void cli_jdk_prepare(void *pre);
+/* Remove what was prepared and not renamed. */
+void cli_jdk_pre_free(cli_jdk_pre *pre);
 
 /* Progress bar on stderr (no-ops unless enabled). */
 void cli_progress_start(int enabled, size_t total);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cccp/hier.h"
 #include "cli.h"
@@ -180,28 +181,34 @@ static int read_modules(jmods *ms, cr_input *in, cr_diag *d) {
 ** ids ("C NAME") and its methods in id order ("M NAME DESC FLAGS", FLAGS 1
 ** for native).
 */
-static int write_methods(const char *path, const cr_hier *h,
-                         const char *build, cr_diag *d) {
-  cli_afile af;
-  int rc = cli_atomic_open(&af, path, d);
+static int methods_open(cli_afile *af, const char *path, const cr_hier *h,
+                        const char *build, cr_diag *d) {
+  int rc = cli_atomic_open(af, path, d);
   if (rc) return rc;
-  fprintf(af.f, "cccp-jdk-methods 1 %u %s\n", cr_hier_mid_count(h), build);
+  fprintf(af->f, "cccp-jdk-methods 1 %u %s\n", cr_hier_mid_count(h), build);
   for (size_t i = 0, n = cr_hier_class_count(h); i < n; i++) {
     const cr_hclass *c = cr_hier_class_at(h, i);
     uint32_t nm = cr_hclass_method_count(c);
     if (!nm || !cr_hier_mid(cr_hclass_method_at(c, 0))) continue;
-    fprintf(af.f, "C %s\n", cr_hclass_name(c));
+    fprintf(af->f, "C %s\n", cr_hclass_name(c));
     for (uint32_t k = 0; k < nm; k++) {
       const cr_hmethod *m = cr_hclass_method_at(c, k);
-      fprintf(af.f, "M %s %s %d\n", cr_hmethod_name(m), cr_hmethod_desc(m),
+      fprintf(af->f, "M %s %s %d\n", cr_hmethod_name(m), cr_hmethod_desc(m),
               (cr_hmethod_access(m) & ACC_NATIVE) ? 1 : 0);
     }
   }
-  if (ferror(af.f)) {
-    cli_atomic_abort(&af);
+  if (ferror(af->f)) {
+    cli_atomic_abort(af);
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
   }
-  return cli_atomic_commit(&af, d);
+  return 0;
+}
+
+static int write_methods(const char *path, const cr_hier *h,
+                         const char *build, cr_diag *d) {
+  cli_afile af;
+  int rc = methods_open(&af, path, h, build, d);
+  return rc ? rc : cli_atomic_commit(&af, d);
 }
 
 /* The module a unit of a --jdk plan is for ("DIR/MODULE.jar"), into
@@ -267,7 +274,7 @@ int cli_jdk_app_args(const char *out, int is_dir, const char *summary) {
 ** jdk.methods of 'h', for JDK build 'build'.
 */
 static int rt_and_methods(const char *real, const cr_hier *h,
-                          const char *build, cr_diag *d) {
+                          const char *build, cli_jdk_pre *pre, cr_diag *d) {
   char rt[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
   if (strchr(real, ':'))
     return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's --patch-module "
@@ -283,7 +290,37 @@ static int rt_and_methods(const char *real, const cr_hier *h,
   int rc = cli_copy_file(src, path, d);
   if (rc) return rc;
   snprintf(path, sizeof path, "%s/jdk.methods", real);
+  if (pre && pre->methods.f && strcmp(pre->methods.path, path) == 0)
+    return cli_atomic_commit(&pre->methods, d);
   return write_methods(path, h, build, d);
+}
+
+/* Flush and sync a prepared file; 0 when it is safely on disk. */
+static int synced(cli_afile *af) {
+  return ferror(af->f) || fflush(af->f) != 0 || fsync(fileno(af->f)) != 0;
+}
+
+void cli_jdk_prepare(void *arg) {
+  cli_jdk_pre *pre = arg;
+  char real[PATH_MAX], path[PATH_MAX * 2], build[128];
+  cr_diag d;
+  cr_diag_clear(&d);
+  if (realpath(pre->dir, real) && !strchr(real, ':')) {
+    jdk_build(pre->jdk_home, build, sizeof build);
+    snprintf(path, sizeof path, "%s/jdk.methods", real);
+    if (methods_open(&pre->methods, path, pre->h, build, &d) == 0 &&
+        synced(&pre->methods))
+      cli_atomic_abort(&pre->methods);
+  }
+  cr_diag_clear(&d);
+  if (pre->summary && cli_atomic_open(&pre->sum, pre->summary, &d) == 0 &&
+      (cr_hier_save_stream(pre->h, pre->sum.f, &d) || synced(&pre->sum)))
+    cli_atomic_abort(&pre->sum);
+}
+
+void cli_jdk_pre_free(cli_jdk_pre *pre) {
+  if (pre->methods.f) cli_atomic_abort(&pre->methods);
+  if (pre->sum.f) cli_atomic_abort(&pre->sum);
 }
 
 /* The options file's last line: where the method table is. */
@@ -296,13 +333,14 @@ static void methods_option(FILE *f, const char *real) {
 }
 
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
-                  const cr_hier *h, cr_input *image, cr_diag *d) {
+                  const cr_hier *h, cr_input *image, cli_jdk_pre *pre,
+                  cr_diag *d) {
   char real[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
   char build[128];
   jdk_build(jdk_home, build, sizeof build);
-  int rc = rt_and_methods(real, h, build, d);
+  int rc = rt_and_methods(real, h, build, pre, d);
   if (rc) return rc;
 
   jmods ms;
@@ -446,7 +484,7 @@ int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
                 slash ? out : ".");
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
-  int rc = rt_and_methods(real, h, build, d);
+  int rc = rt_and_methods(real, h, build, NULL, d);
   if (rc) return rc;
   snprintf(path, sizeof path, "%s/cccp.args", real);
   cli_afile af;

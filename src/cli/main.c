@@ -879,7 +879,7 @@ int main(int argc, char **argv) {
     }
   }
   if (o.mode == MODE_ANALYZE) {
-    int rc = cli_whole_outputs(&o, &whole, &status, &d);
+    int rc = cli_whole_outputs(&o, &whole, NULL, &status, &d);
     if (rc) cli_error_diag(&d);
     cli_whole_free(&whole);
     close_all(&inset, &cpset, &o);
@@ -988,14 +988,24 @@ int main(int argc, char **argv) {
   double t0 = now();
   cr_typeinfo ti;
   if (whole.h) ti = cr_hier_typeinfo(whole.h);
+  /* --jdk: the method table and the summary are written while the last
+  ** classes are (see 'cli_jdk_pre') */
+  cli_jdk_pre pre;
+  memset(&pre, 0, sizeof pre);
+  pre.dir = o.output;
+  pre.jdk_home = o.jdk;
+  pre.summary = need_whole ? o.emit_summary : NULL;
+  pre.h = whole.h;
+  int jdk_dir = o.mode == MODE_CCCP && o.jdk && out_is_dir && whole.h;
   rc = cli_run(&o, &pl.p, whole.h ? &ti : NULL, whole.h, whole.pol, &st,
-               &status, &d);
+               jdk_dir ? cli_jdk_prepare : NULL, &pre, &status, &d);
   /* the run learns the JOP settings from the options file */
   char jopprop[96];
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP && o.jdk && out_is_dir) {
-    if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &d)))
+    if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &pre,
+                            &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP && corelib) {
     if ((rc = cli_corelib_files(o.output, out_is_dir, &pl.p, whole.h,
@@ -1014,7 +1024,9 @@ int main(int argc, char **argv) {
                               &d)))
     status = EXIT_OUTPUT;
   double dt = now() - t0;
-  if (rc == 0 && need_whole) rc = cli_whole_outputs(&o, &whole, &status, &d);
+  if (rc == 0 && need_whole)
+    rc = cli_whole_outputs(&o, &whole, &pre.sum, &status, &d);
+  cli_jdk_pre_free(&pre);
   cli_whole_free(&whole);
   if (rc) {
     cli_error_diag(&d);

@@ -65,6 +65,9 @@ typedef struct run {
   int writer_waiting;       /* the writer waits on cv_done */
   jdkpkg_note *notes;       /* writer thread only, in plan order */
   size_t nnotes;
+  void (*side)(void *);     /* the side job ('cli_run'), or NULL */
+  void *side_ctx;
+  int side_taken;
 } run;
 
 static int ends_with(const char *s, const char *suffix) {
@@ -328,7 +331,11 @@ static void *worker(void *arg) {
       r->idle_workers--;
     }
     if (r->stop || r->next_claim >= r->p->ntasks) {
+      /* nothing left to claim: the side job, while the writer finishes */
+      int side = !r->stop && r->side && !r->side_taken;
+      if (side) r->side_taken = 1;
       pthread_mutex_unlock(&r->mu);
+      if (side) r->side(r->side_ctx);
       return NULL;
     }
     size_t t = r->next_claim++;
@@ -392,9 +399,12 @@ static void free_slot(slot *s) {
 
 int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
             const cr_hier *h, const cr_policy *pol, cli_stats *st,
-            int *exit_code, cr_diag *d) {
+            void (*side)(void *), void *side_ctx, int *exit_code,
+            cr_diag *d) {
   run r;
   memset(&r, 0, sizeof r);
+  r.side = side;
+  r.side_ctx = side_ctx;
   r.o = o;
   r.p = p;
   r.ti = ti;

@@ -283,8 +283,8 @@ fail:
   return rc;
 }
 
-int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
-                      cr_diag *d) {
+int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
+                      struct cli_afile *presum, int *exit_code, cr_diag *d) {
   int rc = 0;
   *exit_code = EXIT_OUTPUT;
   if (o->report) {
@@ -296,7 +296,14 @@ int cli_whole_outputs(const cli_opts *o, const cli_whole *w, int *exit_code,
     }
     if ((rc = cli_atomic_commit(&af, d))) return rc;
   }
-  if (o->emit_summary && (rc = cr_hier_save(w->h, o->emit_summary, d))) {
+  if (o->emit_summary && presum && presum->f &&
+      strcmp(presum->path, o->emit_summary) == 0) {
+    if ((rc = cli_atomic_commit(presum, d))) {
+      cr_diag_where(d, o->emit_summary, NULL);
+      return rc;
+    }
+  } else if (o->emit_summary &&
+             (rc = cr_hier_save(w->h, o->emit_summary, d))) {
     cr_diag_where(d, o->emit_summary, NULL);
     return rc;
   }

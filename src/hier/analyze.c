@@ -159,14 +159,27 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
       memset(m->via, 0, sizeof m->via);
     }
   }
-  uint8_t *mask = cr_calloc(cr_policy_count(p) + 1, 1);
-  if (!mask) {
+  /* per class, the rules of each kind asked below that are about it */
+  static const cr_pol_kind kinds[4] = {CR_POL_NONOVL, CR_POL_OVL,
+                                       CR_POL_NONWRAP, CR_POL_WRAP};
+  size_t nr = cr_policy_count(p) + 1, nk[4] = {0, 0, 0, 0};
+  uint8_t *mask = cr_calloc(nr, 1);
+  uint32_t *ix = cr_calloc(4 * nr, sizeof *ix);
+  if (!mask || !ix) {
+    cr_free(mask);
+    cr_free(ix);
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     goto out;
   }
+  const uint32_t *ovl0 = ix, *ovl1 = ix + nr, *wrap0 = ix + 2 * nr,
+                 *wrap1 = ix + 3 * nr;
   for (size_t i = 0; i < h->nclasses; i++) {
     cr_hclass *c = h->sorted[i];
-    if (c->instrumented) cr_policy_prepare(p, c->name, mask);
+    if (c->instrumented) {
+      cr_policy_prepare(p, c->name, mask);
+      for (int k = 0; k < 4; k++)
+        nk[k] = cr_policy_select(p, kinds[k], mask, ix + (size_t)k * nr);
+    }
     const char *isid = NULL;
     if (c->instrumented && init_sensitive(c) &&
         !(isid = intern_id(h, "iface-clinit")))
@@ -198,14 +211,15 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
       }
       cr_pol_method pm = {c->name, m->name, m->desc, m->access, m->nannots,
                           m->annots};
-      int r = cr_policy_match_masked(p, CR_POL_NONOVL, &pm, mask);
-      if (r >= 0 && cr_policy_match_masked(p, CR_POL_OVL, &pm, mask) < 0) {
+      int r = cr_policy_match_in(p, CR_POL_NONOVL, &pm, ovl0, nk[0]);
+      if (r >= 0 && cr_policy_match_in(p, CR_POL_OVL, &pm, ovl1, nk[1]) < 0) {
         const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
         if (!id) w.oom = 1;
         mark(&w, m, R_SEED, id, NULL, NULL);
       }
-      r = cr_policy_match_masked(p, CR_POL_NONWRAP, &pm, mask);
-      if (r >= 0 && cr_policy_match_masked(p, CR_POL_WRAP, &pm, mask) < 0) {
+      r = cr_policy_match_in(p, CR_POL_NONWRAP, &pm, wrap0, nk[2]);
+      if (r >= 0 &&
+          cr_policy_match_in(p, CR_POL_WRAP, &pm, wrap1, nk[3]) < 0) {
         const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
         if (!id) w.oom = 1;
         m->flags |= CR_HM_NONWRAP;
@@ -218,6 +232,7 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
     }
   }
   cr_free(mask);
+  cr_free(ix);
   /* The rules, to a fixed point. */
   while (w.head < w.n && !w.oom) propagate(h, &w, w.v[w.head++], stack);
   if (w.oom) {

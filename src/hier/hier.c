@@ -50,9 +50,9 @@ static hsym *lookup(const cr_hier *h, const char *s, size_t n, uint32_t hv) {
   }
 }
 
-/* Interned copy of the 'n' bytes at 's' (NULL on OOM); caller holds mu. */
-const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
-  uint32_t hv = cr_hash(s, n);
+/* 'cr_hier__intern' with the hash 'hv' of the bytes already known. */
+static const char *intern_hashed(cr_hier *h, const char *s, size_t n,
+                                 uint32_t hv) {
   hsym *e = lookup(h, s, n, hv);
   if (e) return e->s;
   if ((h->nsyms + 1) * 2 > h->capsyms && growsyms(h)) return NULL;
@@ -70,6 +70,11 @@ const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
   h->symhash[j] = hv;
   h->nsyms++;
   return e->s;
+}
+
+/* Interned copy of the 'n' bytes at 's' (NULL on OOM); caller holds mu. */
+const char *cr_hier__intern(cr_hier *h, const char *s, size_t n) {
+  return intern_hashed(h, s, n, cr_hash(s, n));
 }
 
 const char *cr_hier__find(const cr_hier *h, const char *s) {
@@ -367,27 +372,47 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
     }
     def.methods[i].nannots = nann - astart[i];
   }
+  for (uint32_t i = 0; i < def.nmethods; i++)
+    def.methods[i].annots = annots ? annots + astart[i] : NULL;
+  /* The strings to intern, measured and hashed before taking the lock:
+  ** the scan threads spent much of their time waiting for it. */
+  size_t nstr = 2 + (size_t)def.nifaces + nann + 2 * (size_t)def.nmethods;
+  struct pre { const char **p; size_t n; uint32_t hv; } *pre =
+      cr_calloc(nstr, sizeof *pre);
+  if (!pre) {
+    cr_free(astart);
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  size_t np = 0;
+#define PRE(q) do { if (q) pre[np++].p = &(q); } while (0)
+  PRE(def.name);
+  PRE(def.super_name);
+  for (uint32_t i = 0; i < def.nifaces; i++) PRE(names[i]);
+  for (uint32_t i = 0; i < nann; i++) PRE(annots[i]);
+  for (uint32_t i = 0; i < def.nmethods; i++) {
+    PRE(def.methods[i].name);
+    PRE(def.methods[i].desc);
+  }
+#undef PRE
+  for (size_t k = 0; k < np; k++) {
+    pre[k].n = strlen(*pre[k].p);
+    pre[k].hv = cr_hash(*pre[k].p, pre[k].n);
+  }
   pthread_mutex_lock(&h->mu);
   if (h->linked) {
     rc = cr_diag_set(d, CR_EUSAGE, -1, "class %s added after linking", name);
   } else {
     /* Intern in place: the pointers now refer to the session arena. */
     int oom = 0;
-#define IN(p) do { if (p && !((p) = cr_hier__intern(h, p, strlen(p)))) oom = 1; } while (0)
-    IN(def.name);
-    IN(def.super_name);
-    for (uint32_t i = 0; i < def.nifaces; i++) IN(names[i]);
-    for (uint32_t i = 0; i < nann; i++) IN(annots[i]);
-    for (uint32_t i = 0; i < def.nmethods; i++) {
-      IN(def.methods[i].name);
-      IN(def.methods[i].desc);
-      def.methods[i].annots = annots ? annots + astart[i] : NULL;
-    }
-#undef IN
+    for (size_t k = 0; k < np && !oom; k++)
+      if (!(*pre[k].p = intern_hashed(h, *pre[k].p, pre[k].n, pre[k].hv)))
+        oom = 1;
     rc = oom ? cr_diag_set(d, CR_ENOMEM, -1, "out of memory")
              : cr_hier__insert(h, &def, d);
   }
   pthread_mutex_unlock(&h->mu);
+  cr_free(pre);
   cr_free(astart);
 out:
   cr_free(names);

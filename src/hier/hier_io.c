@@ -121,31 +121,48 @@ static int encode(const cr_hier *h, cr_buf *b) {
   return b->err;
 }
 
-int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d) {
+/* The summary file's bytes into 'b' (initialised). */
+static int summary_bytes(const cr_hier *h, cr_buf *b, cr_diag *d) {
   if (!h->linked)
     return cr_diag_set(d, CR_EUSAGE, -1, "summary of an unlinked hierarchy");
-  cr_buf b;
-  cr_buf_init(&b);
-  cr_buf_put(&b, MAGIC, 8);
-  cr_buf_u4(&b, VERSION);
-  cr_buf_u4(&b, 0);             /* CRC, patched */
-  cr_buf_u4(&b, 0);
-  cr_buf_u4(&b, 0);             /* length, patched */
-  int rc = encode(h, &b);
-  if (rc) {
-    cr_buf_free(&b);
-    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
-  }
-  uint64_t plen = b.len - HDR;
+  cr_buf_put(b, MAGIC, 8);
+  cr_buf_u4(b, VERSION);
+  cr_buf_u4(b, 0);              /* CRC, patched */
+  cr_buf_u4(b, 0);
+  cr_buf_u4(b, 0);              /* length, patched */
+  if (encode(h, b)) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  uint64_t plen = b->len - HDR;
   uLong crc = crc32(0L, Z_NULL, 0);
-  for (size_t off = HDR; off < b.len;) {   /* crc32 takes uInt lengths */
-    size_t k = b.len - off > (1u << 30) ? (1u << 30) : b.len - off;
-    crc = crc32(crc, b.data + off, (uInt)k);
+  for (size_t off = HDR; off < b->len;) {   /* crc32 takes uInt lengths */
+    size_t k = b->len - off > (1u << 30) ? (1u << 30) : b->len - off;
+    crc = crc32(crc, b->data + off, (uInt)k);
     off += k;
   }
-  cr_buf_set_u4(&b, 12, (uint32_t)crc);
-  cr_buf_set_u4(&b, 16, (uint32_t)(plen >> 32));
-  cr_buf_set_u4(&b, 20, (uint32_t)plen);
+  cr_buf_set_u4(b, 12, (uint32_t)crc);
+  cr_buf_set_u4(b, 16, (uint32_t)(plen >> 32));
+  cr_buf_set_u4(b, 20, (uint32_t)plen);
+  return 0;
+}
+
+int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d) {
+  cr_buf b;
+  cr_buf_init(&b);
+  int rc = summary_bytes(h, &b, d);
+  if (rc == 0 && fwrite(b.data, 1, b.len, f) != b.len)
+    rc = cr_diag_set(d, CR_EIO, -1, "cannot write the summary: %s",
+                     strerror(errno));
+  cr_buf_free(&b);
+  return rc;
+}
+
+int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d) {
+  cr_buf b;
+  cr_buf_init(&b);
+  int rc = summary_bytes(h, &b, d);
+  if (rc) {
+    cr_buf_free(&b);
+    return rc;
+  }
   /* temporary file next to the target, renamed at the end */
   char tmp[4096];
   if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {

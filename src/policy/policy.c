@@ -788,6 +788,24 @@ int cr_policy_match_masked(const cr_policy *p, cr_pol_kind kind,
   return -1;
 }
 
+size_t cr_policy_select(const cr_policy *p, cr_pol_kind kind,
+                        const uint8_t *mask, uint32_t *idx) {
+  size_t n = 0;
+  for (size_t i = 0; p && i < p->n; i++)
+    if (mask[i] && p->v[i].r.kind == kind) idx[n++] = (uint32_t)i;
+  return n;
+}
+
+int cr_policy_match_in(const cr_policy *p, cr_pol_kind kind,
+                       const cr_pol_method *m, const uint32_t *idx,
+                       size_t n) {
+  for (size_t j = 0; p && j < n; j++)
+    if (idx[j] < p->n && p->v[idx[j]].r.kind == kind &&
+        matches(&p->v[idx[j]], m))
+      return (int)idx[j];
+  return -1;
+}
+
 int cr_policy_match(const cr_policy *p, cr_pol_kind kind,
                     const cr_pol_method *m) {
   if (!p) return -1;

@@ -22,9 +22,13 @@ const char *cr_strerror(int code) {
   }
 }
 
+/* The strings are emptied, not zeroed: a record is cleared for each
+** method instrumented, and 1.5 KB of memset each time showed in
+** profiles. Every writer terminates what it writes. */
 void cr_diag_clear(cr_diag *d) {
-  memset(d, 0, sizeof *d);
+  d->code = 0;
   d->offset = -1;
+  d->file[0] = d->entry[0] = d->msg[0] = '\0';
 }
 
 int cr_diag_vset(cr_diag *d, int code, long offset, const char *fmt,

@@ -64,10 +64,35 @@ enum { ESI, OSI };
 ** with that reference (every body of a class has its own copy of them). */
 typedef struct site_memo {
   const cr_hmethod *t;      /* 'cr_hier_site''s target */
+  int32_t edit;             /* JDK mode: the redirect rule, -1 none */
+  uint32_t mid;             /* the callee's id in 'mids' + 1, 0: not
+                               asked ('site_mid') */
+  uint16_t twin;            /* the reference to the twin, 0: not made */
   uint8_t asked;            /* 'esi' and 't' are known */
   uint8_t esi;              /* its answer */
-  uint16_t twin;            /* the reference to the twin, 0: not made */
+  uint8_t edit_asked;       /* 'edit' is known */
 } site_memo;
+
+/*
+** A method's two bodies (its ESI twin, then its own OSI body) differ only
+** in their entry code, the twin's owner check and, when the original
+** has no local past its parameters, the slots of the new locals (one
+** higher in the twin): the rest, decoded and with its call sites
+** rewritten, is made once. 'build' copies the twin's body as built for
+** the original method; the OSI build replaces the twin's entry and owner
+** check by its own entry. Not for the compact form, a twin that locks
+** by itself, or block counters (their code is spread over the body).
+*/
+typedef struct share {
+  cr_member *m;             /* the original: copy the twin for it */
+  cr_body *b;               /* the copy, or NULL */
+  cr_insn *first, *pend;    /* the original's first node; the twin's
+                               entry code's last, in the copy */
+  cr_insn *fwd;             /* the owner check's forwarding block, or
+                               NULL */
+  uint32_t base;            /* the twin's first new local */
+  uint32_t nsites[3];       /* the sites the twin's body counted */
+} share;
 
 typedef struct xf {
   cr_class *c;
@@ -110,6 +135,7 @@ typedef struct xf {
                                compact part of a body ('instrument') */
   int bumped;               /* version raised to 52 (an old interface) */
   int err;                  /* first fatal error (pool full, OOM) */
+  share sh;                 /* the method's twin, for its own body */
 } xf;
 
 /* ------------------------------------------------------------ helpers */
@@ -1173,10 +1199,20 @@ static site_memo *site_memo_of(xf *x, uint32_t k) {
 ** policy's <redirect> entries say which; each replacement has the
 ** original's stack shape (a receiver becomes the first argument).
 */
-static const cr_pol_rule *jdk_edit_of(const xf *x, const char *owner,
-                                      const char *name, const char *desc) {
-  cr_pol_ref call = {owner, name, desc};
-  int k = cr_policy_redirect(x->o->pol, x->name, &call);
+static const cr_pol_rule *jdk_edit_of(const xf *x, site_memo *sm,
+                                      const char *owner, const char *name,
+                                      const char *desc) {
+  int k;
+  if (sm && sm->edit_asked) {
+    k = sm->edit;
+  } else {
+    cr_pol_ref call = {owner, name, desc};
+    k = cr_policy_redirect(x->o->pol, x->name, &call);
+    if (sm) {
+      sm->edit = k;
+      sm->edit_asked = 1;
+    }
+  }
   return k < 0 ? NULL : cr_policy_rule(x->o->pol, (size_t)k);
 }
 
@@ -1193,6 +1229,17 @@ static int thread_entry(const xf *x, const char *name, const char *desc) {
                         desc) >= 0;
 }
 
+/* The id of the callee of the sites of a reference ('get_mid'), kept in
+** its memo 'sm' (may be NULL): the hashing and comparing of its three
+** names was done again at every site. */
+static mid *site_mid(xf *x, site_memo *sm, const char *cls,
+                     const char *name, const char *desc, int flags) {
+  if (sm && sm->mid) return &x->mids[sm->mid - 1];
+  mid *m = get_mid(x, cls, name, desc, 0, flags);
+  if (m && sm) sm->mid = (uint32_t)(m - x->mids) + 1;
+  return m;
+}
+
 static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
   int kind;
@@ -1207,7 +1254,9 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   const char *name = nat ? cr_cp_str(cp, nat->a) : NULL;
   const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
   if (!owner || !name || !desc) return;  /* the analysis will complain */
-  const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, owner, name, desc) : NULL;
+  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
+  const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, sm, owner, name, desc)
+                                 : NULL;
   if (je) {
     /* the filter's call of the original makes its node from the slot */
     i->op = CR_OP_INVOKESTATIC;
@@ -1232,14 +1281,17 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
                 (sup && strcmp(owner, sup) == 0);
   }
   const cr_hmethod *t = NULL;
-  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
   int esi;
   if (sm && sm->asked) {
     esi = sm->esi;
     t = sm->t;
   } else {
     esi = cr_hier_site(x->o->h, owner, name, desc, kind, &t);
-    if (sm) *sm = (site_memo){t, 1, (uint8_t)(esi != 0), 0};
+    if (sm) {
+      sm->t = t;
+      sm->asked = 1;
+      sm->esi = (uint8_t)(esi != 0);
+    }
   }
   /* a super call must not reach a twin's owner check, which would send
   ** it back to the override it comes from */
@@ -1286,7 +1338,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     ** its Reference.get with java.lang.ref.SoftReference's) or be made at
     ** run time; CC.enterv names that method then, and leaves the slot to
     ** an instrumented one. */
-    mid *m = dyn ? get_mid(x, cls, name, desc, 0, CR_XF_MID_APP) : NULL;
+    mid *m = dyn ? site_mid(x, sm, cls, name, desc, CR_XF_MID_APP) : NULL;
     if (dyn && !m) return;
     wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
     x->o->nsites_tl++;
@@ -1294,7 +1346,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   }
   int flags = (native ? CR_XF_MID_NATIVE : 0) |
               (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
-  mid *m = get_mid(x, cls, name, desc, 0, flags);
+  mid *m = site_mid(x, sm, cls, name, desc, flags);
   if (!m) return;
   dyn = dyn && !app;
   wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
@@ -1472,11 +1524,23 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
 ** uninitialised 'this'), and is not made compact when the code up to
 ** there is not straight. Nonzero without 'err' set: not possible.
 */
+static int from_twin(xf *x, cr_member *m, const char *name,
+                     const char *desc, cr_body **out);
+
 static int build(xf *x, cr_member *m, int how, const char *name,
                  const char *desc, int cm, cr_body **out, uint32_t *onbl,
                  uint32_t *onunsup, cr_diag *md) {
   cr_body *b;
   uint32_t size = cr_member_code(m)->code_len;
+  if (how == OSI && !cm && x->sh.b) {
+    int fr = from_twin(x, m, name, desc, out);
+    if (fr == 0) {
+      *onbl = *onunsup = 0;
+      return 0;
+    }
+    if (x->err) return x->err;
+  }
+  uint32_t s0[3] = {x->o->nsites_esi, x->o->nsites_tl, x->o->nsites_node};
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
   if (rc) return rc;
   if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
@@ -1551,6 +1615,10 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     emit(x, b, first, CR_OP_ACONST_NULL, 0);
     emit(x, b, first, CR_OP_ASTORE, p);
   }
+  /* copied for the original's own body at the end ('share') */
+  int snap = how == ESI && !cm && x->sh.m && !lock && !counting(x) && first;
+  cr_insn *pend = first ? first->prev : NULL;
+  cr_insn *fwd = owner ? b->line_at : NULL;
   cr_insn *cstart = NULL;
   if (cm) {
     if (!(cstart = cr_label_new(b))) return oom(x);
@@ -1581,9 +1649,111 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   if (cm) emit_rethrow(x, b, tail, prev, cstart, NULL);
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   if (x->err) return x->err;
+  if (snap && pend) {
+    cr_insn *xl[3] = {first, pend, fwd};
+    cr_body *cb;
+    cr_diag cd;
+    cr_diag_clear(&cd);
+    int cr = cr_body_clone(&cb, b, x->sh.m, x->a, xl, 3, &cd);
+    if (cr == CR_ENOMEM) return oom(x);
+    if (cr == 0) {
+      share *sh = &x->sh;
+      sh->b = cb;
+      sh->first = xl[0];
+      sh->pend = xl[1];
+      sh->fwd = xl[2];
+      sh->base = base;
+      sh->nsites[0] = x->o->nsites_esi - s0[0];
+      sh->nsites[1] = x->o->nsites_tl - s0[1];
+      sh->nsites[2] = x->o->nsites_node - s0[2];
+    }
+  }
   *out = b;
   *onbl = nbl;
   *onunsup = nunsup;
+  return 0;
+}
+
+/*
+** The OSI body of 'm' from the copy of its twin's ('share'): the twin's
+** entry code and forwarding block (and the latter's handler) out, the
+** new locals moved down to where the OSI body has them, this body's
+** entry in. Nonzero without 'err' set: build it afresh.
+*/
+static int from_twin(xf *x, cr_member *m, const char *name,
+                     const char *desc, cr_body **out) {
+  share *sh = &x->sh;
+  cr_body *b = sh->b;
+  sh->b = NULL;
+  if (!b || b->m != m) return 1;
+  uint8_t *cut = cr_arena_calloc(x->a, b->ninsn + 1, 1);
+  if (!cut) return oom(x);
+  /* the entry ends at 'pend'; code of a call site at the original's
+  ** first instruction comes after it */
+  int ended = 0;
+  for (cr_insn *i = b->first, *n; i && !ended && i != sh->first; i = n) {
+    n = i->next;
+    ended = i == sh->pend;
+    cut[i->id] = 1;
+    cr_body_remove(b, i);
+  }
+  for (cr_insn *i = sh->fwd, *n; i; i = n) {
+    n = i->next;
+    cut[i->id] = 1;
+    cr_body_remove(b, i);
+  }
+  if (!ended || !b->first) return 1;
+  uint32_t nt = 0;
+  for (uint32_t k = 0; k < b->ntcb; k++) {
+    const cr_tcb *t = &b->tcb[k];
+    int in = cut[t->start->id] + cut[t->end->id] + cut[t->handler->id];
+    if (in == 3) continue;
+    if (in) return 1;
+    b->tcb[nt++] = *t;
+  }
+  b->ntcb = nt;
+  for (uint32_t k = 0; k < b->nfix; k++)
+    if (cut[b->fix[k].end->id] ||
+        (b->fix[k].start && cut[b->fix[k].start->id]))
+      return 1;
+  int stat = (m->flags & ACC_STATIC) != 0;
+  int p = arg_slots(desc) + !stat;
+  uint32_t base = cr_body_max_locals_laid(b);
+  if (base < (uint32_t)p) base = (uint32_t)p;
+  if (base > sh->base || sh->base - base > 1) return 1;
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->target && cut[i->target->id]) return 1;
+    if (i->sw) {
+      if (i->sw->dflt && cut[i->sw->dflt->id]) return 1;
+      for (uint32_t k = 0; k < i->sw->n; k++)
+        if (cut[i->sw->targets[k]->id]) return 1;
+    }
+    /* the twin's new locals start one higher when its extra parameter
+    ** took the original's first free slot */
+    if (base < sh->base && !i->orig && i->op != CR_OP_LABEL &&
+        cr_op_info(i->op)->fmt == CR_FMT_LOCAL && i->a >= (int32_t)sh->base)
+      i->a -= (int32_t)(sh->base - base);
+  }
+  b->line_at = NULL;
+  b->line = 0;
+  b->smt_desc = NULL;
+  x->in_init = strcmp(name, "<init>") == 0;
+  mid *me = get_mid(x, x->name, name, desc, cr_member_code(m)->code_len,
+                    CR_XF_MID_APP);
+  if (!me) return x->err ? x->err : 1;
+  cr_insn *first = b->first;   /* the entry goes before a site's code */
+  if (x->jdk && thread_entry(x, name, desc))
+    emit(x, b, first, CR_OP_INVOKESTATIC,
+         cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
+  else emit(x, b, first, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
+  emit_own_mid(x, b, first, me);
+  emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
+  emit(x, b, first, CR_OP_ASTORE, (int32_t)base);
+  if (x->err) return x->err;
+  x->o->nsites_esi += sh->nsites[0];
+  x->o->nsites_tl += sh->nsites[1];
+  x->o->nsites_node += sh->nsites[2];
+  *out = b;
   return 0;
 }
 
@@ -1833,7 +2003,11 @@ static int do_method(xf *x, uint32_t k) {
                              &tcode, m);
   if (!tw) return x->err;
   if ((hf & CR_HM_CALLER_SENSITIVE) && caller_sensitive(x, tw)) return x->err;
+  x->sh.m = wrap ? NULL : m;
+  x->sh.b = NULL;
   int rc = instrument(x, tw, ESI, name, desc, &md);
+  x->sh.m = NULL;
+  if (rc || wrap) x->sh.b = NULL;
   if (x->err) return x->err;
   if (rc) {
     /* the twin keeps an unusable body: give it the delegating one */
@@ -1856,6 +2030,7 @@ static int do_method(xf *x, uint32_t k) {
   } else {
     x->tally = 0;               /* the twin's body counted them */
     rc = instrument(x, m, OSI, name, desc, &md);
+    x->sh.b = NULL;
     if (x->err) return x->err;
     if (rc) return osi_failed(x, m, name, desc, &md);
     x->o->nosi++;

@@ -2,7 +2,8 @@
 ** test_bc_reloc.c -- the instruction IR under edits: the opcode table,
 ** far branches (goto_w, inverted conditionals), switch padding, wide
 ** locals and ldc_w, the 64 KiB limit, a constructor branching before
-** super(), dead code inside a try range, jsr/ret in a version-49 class.
+** super(), dead code inside a try range, jsr/ret in a version-49 class,
+** a body copied for a method with a copy of the same code.
 ** Edited classes are also run on the JVM (when 'java' is on the PATH)
 ** and must print what the unedited fixture prints.
 */
@@ -444,6 +445,87 @@ START_TEST(test_bc_reloc__jsr_ret_v49) {
 }
 END_TEST
 
+/* A copy of 'm' whose Code attribute is parsed again (a twin's copy). */
+static cr_member *code_copy(fx *f, const cr_member *m) {
+  cr_member *m2 = cr_arena_alloc(f->a, sizeof *m2);
+  cr_attr *v = cr_arena_alloc(f->a, (m->attrs.n + 1) * sizeof *v);
+  ck_assert(m2 && v);
+  *m2 = *m;
+  memcpy(v, m->attrs.v, m->attrs.n * sizeof *v);
+  m2->attrs.v = v;
+  for (uint32_t k = 0; k < m->attrs.n; k++) {
+    if (v[k].kind != CR_ATTR_CODE) continue;
+    cr_diag d;
+    cr_diag_clear(&d);
+    ck_assert_msg(cr_cf_reparse_attr(f->c, f->a, &m->attrs.v[k], &v[k],
+                                     &d) == 0, "%s", d.msg);
+  }
+  return m2;
+}
+
+/* An edited body copied for another method with the same code commits to
+** the same bytes, and its line table is the copy's own: committing the
+** copy leaves the original's tables alone and rebinds its method's. */
+START_TEST(test_bc_reloc__clone) {
+  fx f;
+  fx_open(&f, "bc/BcFlow");
+  int lines = 0;
+  for (uint32_t k = 0; k < f.c->nmethods; k++) {
+    cr_member *m = &f.c->methods[k];
+    if (!cr_member_code(m)) continue;
+    cr_member *m2 = code_copy(&f, m);
+    cr_diag d;
+    cr_diag_clear(&d);
+    cr_body *b;
+    ck_assert_int_eq(cr_body_decode(&b, f.c, m, f.a, &d), 0);
+    /* every offset moves */
+    cr_insn *nop = cr_insn_new(b, CR_OP_NOP);
+    cr_body_insert_before(b, b->first, nop);
+    cr_insn *xl[2] = {nop, NULL}, *c0 = b->first;
+    cr_body *c;
+    ck_assert_msg(cr_body_clone(&c, b, m2, f.a, xl, 2, &d) == 0, "%s",
+                  d.msg);
+    ck_assert_ptr_eq(xl[0], c->first);
+    ck_assert_ptr_ne(xl[0], nop);
+    ck_assert_ptr_null(xl[1]);
+    ck_assert_ptr_eq(b->first, c0);
+    ck_assert_ptr_eq(c->m, m2);
+    commit(&f, b);
+    commit(&f, c);
+    const cr_code *x = cr_member_code(m), *y = cr_member_code(m2);
+    ck_assert_ptr_ne(x, y);
+    ck_assert_uint_eq(x->code_len, y->code_len);
+    ck_assert(memcmp(x->code, y->code, x->code_len) == 0);
+    ck_assert_uint_eq(x->max_stack, y->max_stack);
+    ck_assert_uint_eq(x->max_locals, y->max_locals);
+    ck_assert_uint_eq(x->nexc, y->nexc);
+    for (uint32_t e = 0; e < x->nexc; e++) {
+      ck_assert_uint_eq(x->exc[e].start, y->exc[e].start);
+      ck_assert_uint_eq(x->exc[e].handler, y->exc[e].handler);
+    }
+    const cr_attr *lx = cr_attrs_find(&x->attrs, CR_ATTR_LINENUMBERTABLE);
+    const cr_attr *ly = cr_attrs_find(&y->attrs, CR_ATTR_LINENUMBERTABLE);
+    ck_assert(!lx == !ly);
+    if (!lx) continue;
+    ck_assert_ptr_ne(lx->u.lines->v, ly->u.lines->v);
+    ck_assert_uint_eq(lx->u.lines->n, ly->u.lines->n);
+    for (uint32_t j = 0; j < lx->u.lines->n; j++) {
+      ck_assert_uint_eq(lx->u.lines->v[j].pc, ly->u.lines->v[j].pc);
+      ck_assert_uint_eq(lx->u.lines->v[j].line, ly->u.lines->v[j].line);
+    }
+    ck_assert_uint_ge(lx->u.lines->v[0].pc, 1);
+    lines++;
+    /* a method whose tables differ gets no copy */
+    cr_member *m3 = code_copy(&f, m);
+    cr_member_code(m3)->attrs.n = 0;
+    ck_assert_int_eq(cr_body_decode(&b, f.c, m, f.a, &d), 0);
+    ck_assert_int_eq(cr_body_clone(&c, b, m3, f.a, NULL, 0, &d), CR_EUSAGE);
+  }
+  ck_assert_int_gt(lines, 0);
+  fx_close(&f);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("bytecode");
   TCase *tc = tcase_create("reloc");
@@ -457,6 +539,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_bc_reloc__ctor_branch_before_super);
   tcase_add_test(tc, test_bc_reloc__dead_code_in_try);
   tcase_add_test(tc, test_bc_reloc__jsr_ret_v49);
+  tcase_add_test(tc, test_bc_reloc__clone);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -84,6 +84,51 @@ START_TEST(test_policy_xml__builtin) {
 }
 END_TEST
 
+/* The rules of a kind selected for a class answer as the whole policy:
+** the first match, by index, for methods of classes the rules name and
+** of others. */
+START_TEST(test_policy_xml__select) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  size_t n = cr_policy_count(p);
+  uint8_t *mask = calloc(n + 1, 1);
+  uint32_t *idx = calloc(n + 1, sizeof *idx);
+  const cr_pol_method ms[] = {
+      M("java/lang/Object", "toString", "()Ljava/lang/String;", 0x1),
+      M("java/lang/Object", "<init>", "()V", 0x1),
+      M("java/lang/SecurityManager", "getClassContext",
+        "()[Ljava/lang/Class;", 0x104),
+      M("java/lang/invoke/VarHandle", "get",
+        "([Ljava/lang/Object;)Ljava/lang/Object;", 0x1 | 0x80 | 0x100 | 0x10),
+      M("com/acme/Foo", "run", "()V", 0x1)};
+  const cr_pol_kind kinds[] = {CR_POL_NONOVL, CR_POL_OVL, CR_POL_NONWRAP,
+                               CR_POL_WRAP};
+  int hits = 0;
+  for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+    cr_policy_prepare(p, ms[i].cls, mask);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+      size_t ns = cr_policy_select(p, kinds[k], mask, idx);
+      ck_assert_uint_le(ns, n);
+      for (size_t j = 0; j < ns; j++) {
+        ck_assert(mask[idx[j]]);
+        ck_assert_int_eq(cr_policy_rule(p, idx[j])->kind, kinds[k]);
+        if (j) ck_assert_uint_lt(idx[j - 1], idx[j]);
+      }
+      int want = cr_policy_match(p, kinds[k], &ms[i]);
+      ck_assert_int_eq(cr_policy_match_in(p, kinds[k], &ms[i], idx, ns),
+                       want);
+      hits += want >= 0;
+    }
+  }
+  ck_assert_int_ge(hits, 4);
+  free(mask);
+  free(idx);
+  cr_policy_free(p);
+}
+END_TEST
+
 static const char GOOD[] =
     "<?xml version='1.0'?>\n"
     "<!-- a user policy -->\n"
@@ -750,6 +795,7 @@ static Suite *suite(void) {
   TCase *tc = tcase_create("xml");
   tcase_add_test(tc, test_policy_xml__glob);
   tcase_add_test(tc, test_policy_xml__builtin);
+  tcase_add_test(tc, test_policy_xml__select);
   tcase_add_test(tc, test_policy_xml__good_file);
   tcase_add_test(tc, test_policy_xml__jdk_builtin);
   tcase_add_test(tc, test_policy_xml__jdk_file);
