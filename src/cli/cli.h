@@ -80,8 +80,18 @@ typedef struct cli_unit {
   char *path;           /* output path (malloc'd) */
   const char *label;    /* short name for progress ("java.base") */
   int single_class;     /* write a bare .class file instead of a jar */
+  int patch;            /* a module's patch jar: gets CLI_PATCH_MARKER */
   size_t first, count;  /* tasks [first, first+count) */
 } cli_unit;
+
+/*
+** The entry every patch jar of an instrumented JDK holds. The runtime
+** opens each patched module's reader before it profiles by asking for
+** this name: found in the patch, it does not open the module's reader of
+** the JDK image as well (which loads libjimage, work a plain run does
+** not do).
+*/
+#define CLI_PATCH_MARKER "META-INF/cccp.patch"
 
 typedef struct cli_plan {
   cli_task *tasks;

@@ -953,6 +953,7 @@ int main(int argc, char **argv) {
           if (cur) flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
+          pl.p.units[pl.p.nunits - 1].patch = o.jdk != NULL;
         }
         /* a patch jar's module-info is ignored, with a warning (JEP 261) */
         if (per_module && o.mode == MODE_CCCP &&
@@ -966,6 +967,9 @@ int main(int argc, char **argv) {
   }
   cli_names_free(&names);
   cli_names_free(&pl.reserved);
+  /* an rt.jar-shaped input becomes java.base's patch jar */
+  for (int i = 0; corelib && o.mode == MODE_CCCP && i < ninputs; i++)
+    if (ins[i] == corelib && !single_class) pl.p.units[unit_of[i]].patch = 1;
 
   /* Never overwrite an input or a class-path entry. */
   for (size_t u = 0; u < pl.p.nunits; u++)

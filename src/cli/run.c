@@ -495,6 +495,10 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
       }
       cli_progress_update(t + 1, u->label);
     }
+    if (rc == 0 && w[ui] && u->patch &&
+        (rc = cr_jarw_add(w[ui], CLI_PATCH_MARKER, (const uint8_t *)"cccp\n",
+                          5, d)) != 0)
+      *exit_code = EXIT_OUTPUT;
     /* the jar is complete: write and sync it while the others go on */
     if (rc == 0 && w[ui] && (rc = cr_jarw_seal(w[ui], d)) != 0)
       *exit_code = EXIT_OUTPUT;

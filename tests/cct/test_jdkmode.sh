@@ -82,6 +82,17 @@ for J in "${JDKS[@]}"; do
     "$REWRITE" -q --summary "$D/jdk.summary" "$T/prog$v.jar" -o "$T/out$v/"
   check "JDK $v: their options file is the JDK's" cmp "$D/cccp.args" "$T/out$v/cccp.args"
   A="$T/out$v/cccp.args"; P="$T/out$v/prog$v.jar"
+  # the runtime opens the patch jars' readers, not the image's: no native
+  # library is loaded that a plain run does not load (libjimage)
+  libs() { sed -n 's#.*Loaded library \([^,]*\),.*#\1#p' | sed 's#.*/##' | sort; }
+  "$J/bin/java" -Xlog:library=info -cp "$T/prog$v.jar" prog.Statics | libs >"$T/libs-plain"
+  "$J/bin/java" @"$A" -Dcccp.out="$T/libs.xml" -Xlog:library=info -cp "$P" prog.Statics \
+    | libs >"$T/libs-cccp"
+  if [ -s "$T/libs-plain" ] && cmp -s "$T/libs-plain" "$T/libs-cccp"; then
+    pass "JDK $v: the same native libraries loaded as without cccp ($(tr '\n' ' ' <"$T/libs-cccp"))"
+  else fail "JDK $v: native libraries: $(tr '\n' ' ' <"$T/libs-plain")/ $(tr '\n' ' ' <"$T/libs-cccp")"; fi
+  check "JDK $v: every patch jar holds META-INF/cccp.patch" \
+    bash -c "for j in '$D'/*.jar; do case \$j in */cccp-rt-jdk.jar) continue;; esac; unzip -l \$j META-INF/cccp.patch >/dev/null || exit 1; done"
 
   for e in "$PROGS"/*.expect; do
     p=$(basename "$e" .expect)

@@ -707,7 +707,8 @@ static int options(const char *opt) {
   return 0;
 }
 
-/* open_patches=1: Module.getResourceAsStream of a name no module has,
+/* open_patches=1: Module.getResourceAsStream of the name every patch jar
+** of cccp-rewrite --jdk holds (the image's own reader stays closed),
 ** for each module of the boot layer, with this thread's events ignored */
 static void JNICALL on_vm_init(jvmtiEnv *e, JNIEnv *jni, jthread t) {
   (void)e;
@@ -730,7 +731,7 @@ static void JNICALL on_vm_init(jvmtiEnv *e, JNIEnv *jni, jthread t) {
   jobject layer = boot ? (*jni)->CallStaticObjectMethod(jni, ml, boot) : NULL;
   jobject set = layer && mods ? (*jni)->CallObjectMethod(jni, layer, mods) : NULL;
   jobjectArray a = set && arr ? (*jni)->CallObjectMethod(jni, set, arr) : NULL;
-  jstring name = (*jni)->NewStringUTF(jni, "META-INF/cccp.none");
+  jstring name = (*jni)->NewStringUTF(jni, "META-INF/cccp.patch");
   for (jsize i = 0, n = a && res ? (*jni)->GetArrayLength(jni, a) : 0;
        i < n; i++) {
     jobject m = (*jni)->GetObjectArrayElement(jni, a, i);

@@ -183,14 +183,17 @@ final class Slots {
    * is off: the JDK opens them when a loader first looks for a resource
    * of the module, in Java (ModulePatcher lists every entry of the jar:
    * a fifth to over half of the calls of short programs), which is how
-   * the instrumented JDK is delivered, not what the program does.
+   * the instrumented JDK is delivered, not what the program does. The
+   * name asked for is in every patch jar cccp-rewrite writes: found
+   * there, the module's reader of the JDK image stays closed (opening it
+   * loads libjimage, which a plain run may never do).
    */
   private static void openPatches() {
     Module rt = Slots.class.getModule();
     for (Module m : ModuleLayer.boot().modules()) {
       if (m != rt && !rt.isExported("cccp.rt", m)) continue;
-      try (java.io.InputStream in = m.getResourceAsStream("META-INF/cccp.none")) {
-        /* nothing there: the reader is open */
+      try (java.io.InputStream in = m.getResourceAsStream("META-INF/cccp.patch")) {
+        /* the reader is open */
       } catch (java.io.IOException | RuntimeException e) {
         /* then it opens when the program first needs it */
       }
