@@ -87,6 +87,9 @@ typedef struct cr_pol_rule {
   const char *origin;          /* "built-in" or "file.xml:12", or NULL */
   cr_pol_ref from, to;         /* redirect: the call and the static method
                                   called instead (NULL parts: "*") */
+  signed char after;           /* redirect: 1 when the call stays and 'to'
+                                  is called after it with its result (and
+                                  before it, its one stack operand) */
   const char *call;            /* insert-call: "ended" or "start" */
   signed char remove;          /* 1: a removal (the five kinds above) */
 } cr_pol_rule;

@@ -153,6 +153,11 @@ static const seed builtin[] = {
   {.kind = CR_POL_REDIRECT, .cls = (c), .name = "*", .desc = "*",        \
    .native = ANY, .virt = ANY, .sigpoly = ANY, .from = {fo, fn, fd},     \
    .to = {tc, tn, td}, .id = (i), .why = (w)}
+/* the call stays; the filter gets its result (see cr_pol_rule.after) */
+#define AFTER(c, fo, fn, fd, tc, tn, td, i, w)                            \
+  {.kind = CR_POL_REDIRECT, .cls = (c), .name = "*", .desc = "*",        \
+   .native = ANY, .virt = ANY, .sigpoly = ANY, .from = {fo, fn, fd},     \
+   .to = {tc, tn, td}, .after = 1, .id = (i), .why = (w)}
 #define INSERT(c, n, d, call_, i, w)                                      \
   {.kind = CR_POL_INSERT_CALL, .cls = (c), .name = (n), .desc = (d),     \
    .native = ANY, .virt = ANY, .sigpoly = ANY, .call = (call_),          \
@@ -182,33 +187,34 @@ static const cr_pol_rule builtin_jdk[] = {
            "cccp/rt/Reflect", "filterFields",
            "(Ljava/lang/Class;" F_ARR ")" F_ARR, "reflection-filter",
            REFLECT_WHY),
-  REDIRECT("java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
-           "(Z)" C_ARR, "cccp/rt/Reflect", "constructors",
-           "(Ljava/lang/Class;Z)" C_ARR, "reflection-filter", REFLECT_WHY),
-  REDIRECT("java/io/ObjectStreamClass", "java/io/ObjectStreamClass",
-           "hasStaticInitializer", "(Ljava/lang/Class;)Z", "cccp/rt/Hidden",
-           "hasStaticInitializer", "(Ljava/lang/Class;)Z",
-           "serial-static-initializer",
-           "the default serialVersionUID depends on whether the class has a "
-           "<clinit>, which the rewriter may add: the filter answers for "
-           "the original class"),
+  AFTER("java/lang/Class", "java/lang/Class", "getDeclaredConstructors0",
+        "(Z)" C_ARR, "cccp/rt/Reflect", "constructors", "(" C_ARR ")" C_ARR,
+        "reflection-filter",
+        "Class lists its constructors through this native call: the "
+        "filter leaves out of its result the wrappers the rewriter added"),
+  AFTER("java/io/ObjectStreamClass", "java/io/ObjectStreamClass",
+        "hasStaticInitializer", "(Ljava/lang/Class;)Z", "cccp/rt/Reflect",
+        "staticInit", "(Ljava/lang/Class;Z)Z", "serial-static-initializer",
+        "the default serialVersionUID depends on whether the class has a "
+        "<clinit>, which the rewriter may add: the filter answers for the "
+        "original class"),
   /* Throwable.getOurStackTrace: JDK 25, JDK 17 */
-  REDIRECT("java/lang/Throwable", "java/lang/StackTraceElement", "of",
-           "(Ljava/lang/Object;I)" STE, "cccp/rt/Frames", "of",
-           "(Ljava/lang/Object;I)" STE, "stack-trace-filter",
-           FRAMES_WHY " (Throwable, JDK 25)"),
-  REDIRECT("java/lang/Throwable", "java/lang/StackTraceElement", "of",
-           "(Ljava/lang/Throwable;I)" STE, "cccp/rt/Frames", "of",
-           "(Ljava/lang/Throwable;I)" STE, "stack-trace-filter",
-           FRAMES_WHY " (Throwable, JDK 17)"),
+  AFTER("java/lang/Throwable", "java/lang/StackTraceElement", "of",
+        "(Ljava/lang/Object;I)" STE, "cccp/rt/Reflect", "frames",
+        "(" STE ")" STE, "stack-trace-filter",
+        FRAMES_WHY " (Throwable, JDK 25)"),
+  AFTER("java/lang/Throwable", "java/lang/StackTraceElement", "of",
+        "(Ljava/lang/Throwable;I)" STE, "cccp/rt/Reflect", "frames",
+        "(" STE ")" STE, "stack-trace-filter",
+        FRAMES_WHY " (Throwable, JDK 17)"),
   /* other threads' stacks */
-  REDIRECT("java/lang/Thread", "java/lang/Thread", "dumpThreads",
-           "([Ljava/lang/Thread;)[" STE, "cccp/rt/Frames", "dumpThreads",
-           "([Ljava/lang/Thread;)[" STE, "stack-trace-filter",
-           FRAMES_WHY " (other threads, JDK 17)"),
-  REDIRECT("java/lang/Thread", "java/lang/StackTraceElement", "of",
-           "(" STE ")" STE, "cccp/rt/Frames", "of", "(" STE ")" STE,
-           "stack-trace-filter", FRAMES_WHY " (other threads, JDK 25)"),
+  AFTER("java/lang/Thread", "java/lang/Thread", "dumpThreads",
+        "([Ljava/lang/Thread;)[" STE, "cccp/rt/Reflect", "frames",
+        "([" STE ")[" STE, "stack-trace-filter",
+        FRAMES_WHY " (other threads, JDK 17)"),
+  AFTER("java/lang/Thread", "java/lang/StackTraceElement", "of",
+        "(" STE ")" STE, "cccp/rt/Reflect", "frames", "(" STE ")" STE,
+        "stack-trace-filter", FRAMES_WHY " (other threads, JDK 25)"),
   /* StackWalker: the stream a walk's function gets, and getCallerClass */
   REDIRECT("java/lang/StackStreamFactory$StackFrameTraverser",
            "java/util/function/Function", "apply",
@@ -253,6 +259,7 @@ static const cr_pol_rule builtin_jdk[] = {
 };
 #undef RULE
 #undef REDIRECT
+#undef AFTER
 #undef INSERT
 #undef STE
 #undef M_ARR
@@ -359,15 +366,17 @@ const char cr_policy_doc[] =
 "java.base), except upcall, which applies to every class.\n"
 "\n"
 "reflection-filter  <redirect> in java.lang.Class: the calls of\n"
-"  Reflection.filterMethods, Reflection.filterFields and\n"
-"  Class.getDeclaredConstructors0 go to cccp/rt/Reflect, which calls the\n"
-"  original and leaves out the twins and the cccp$ fields the rewriter\n"
-"  added. Without them getMethods, getDeclaredMethods, getFields,\n"
+"  Reflection.filterMethods and Reflection.filterFields go to\n"
+"  cccp/rt/Reflect, which calls the original and leaves out the twins and\n"
+"  the cccp$ fields the rewriter added, and the result of\n"
+"  Class.getDeclaredConstructors0 goes there too (after=\"1\": the native\n"
+"  call stays). Without them getMethods, getDeclaredMethods, getFields,\n"
 "  getConstructors and the rest list the twins (methods with a trailing\n"
 "  cccp.rt.CC parameter): serialization, bean introspection and every\n"
 "  program that lists members see methods the original does not have.\n"
-"serial-static-initializer  <redirect> in java.io.ObjectStreamClass:\n"
-"  hasStaticInitializer goes to cccp/rt/Hidden. The default\n"
+"serial-static-initializer  <redirect after=\"1\"> in\n"
+"  java.io.ObjectStreamClass: the answer of hasStaticInitializer goes to\n"
+"  cccp/rt/Reflect, with the class. The default\n"
 "  serialVersionUID hashes whether the class has a <clinit>, and the\n"
 "  rewriter adds one where it needs one (marked by a synthetic\n"
 "  cccp$clinit field); with the pinned serialVersionUID hidden from\n"
@@ -378,8 +387,9 @@ const char cr_policy_doc[] =
 "  make stack traces (StackTraceElement.of in Throwable.getOurStackTrace:\n"
 "  of(Throwable, int) on JDK 17, of(Object, int) on 25; another thread's\n"
 "  stack: Thread.dumpThreads on 17, StackTraceElement.of(\n"
-"  StackTraceElement[]) on 25) go to cccp/rt/Frames, which leaves out the\n"
-"  frame of a twin that forwards to an original (under line 65535).\n"
+"  StackTraceElement[]) on 25) stay, and their results go to\n"
+"  cccp/rt/Reflect (after=\"1\"), which leaves out the frame of a twin that\n"
+"  forwards to an original (under line 65535).\n"
 "  Without them traces show one more frame, of the same name, wherever an\n"
 "  owner check forwarded, and code that indexes a trace by depth reads\n"
 "  the wrong frame.\n"
@@ -599,6 +609,8 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
     return bad(d, r, "from and to are for redirect only");
   if (r->kind != CR_POL_INSERT_CALL && r->call)
     return bad(d, r, "call is for insert-call only");
+  if (r->kind != CR_POL_REDIRECT && r->after > 0)
+    return bad(d, r, "after is for redirect only");
   switch (r->kind) {
   case CR_POL_REDIRECT: {
     if (named || described)
@@ -619,6 +631,21 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
         !shape(t->desc, ts, sizeof ts))
       return bad(d, r, "from and to must each name one method "
                        "owner.name(desc)");
+    size_t fn = strlen(fs), tn = strlen(ts);
+    if (r->after) {
+      /* the filter takes the call's result, after its one stack operand
+      ** when it wants it (its one argument, or the receiver of a call
+      ** without arguments), and returns what the call returns */
+      if (fs[fn - 1] == 'V' || fs[fn - 1] == 'J' || fs[fn - 1] == 'D' ||
+          ts[tn - 1] != fs[fn - 1] || ts[tn - 2] != fs[fn - 1] ||
+          (tn == 3 && !(fn == 1 && ts[0] == 'L') &&
+           !(fn == 2 && ts[0] == fs[0] && fs[0] != 'J' && fs[0] != 'D')) ||
+          tn > 3)
+        return bad(d, r, "with after, to must take what from returns (after "
+                         "the call's one argument or receiver, if any) and "
+                         "return it");
+      return 0;
+    }
     /* the static method takes the call's arguments, after the receiver
     ** of a virtual call, and returns what the call returns */
     if (strcmp(fs, ts) != 0 && !(ts[0] == 'L' && strcmp(fs, ts + 1) == 0))
@@ -925,6 +952,7 @@ int cr_policy_print(const cr_policy *p, FILE *f) {
     if (r->kind == CR_POL_REDIRECT) {
       ref(f, "from", &r->from);
       if (r->to.owner) ref(f, "to", &r->to);
+      if (r->after > 0) attr(f, "after", "1");
     } else {
       attr(f, "name", r->name);
       if (r->kind != CR_POL_THREAD_FIELD) attr(f, "desc", r->desc);

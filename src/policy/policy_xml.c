@@ -21,7 +21,7 @@
    "id", "why", NULL}
 static const char *const attrs[CR_POL__COUNT][10] = {
   SEED_ATTRS, SEED_ATTRS, SEED_ATTRS, SEED_ATTRS,
-  {"class", "from", "to", "id", "why", "remove", NULL},
+  {"class", "from", "to", "after", "id", "why", "remove", NULL},
   {"class", "name", "desc", "id", "why", "remove", NULL},
   {"class", "name", "desc", "id", "why", "remove", NULL},
   {"class", "name", "desc", "call", "id", "why", "remove", NULL},
@@ -89,13 +89,15 @@ static int rule(cr_policy *p, xmlNode *e, const char *where, cr_diag *d) {
       return cr_diag_set(d, CR_EFORMAT, -1, "%s:%ld: <%s> must be empty",
                          where, xmlGetLineNo(c), (const char *)e->name);
   int rc;
-  signed char remove;
+  signed char remove, after;
   if ((rc = flag(&r.native, e, "native", where, d)) ||
       (rc = flag(&r.virt, e, "virtual", where, d)) ||
       (rc = flag(&r.sigpoly, e, "sigpoly", where, d)) ||
-      (rc = flag(&remove, e, "remove", where, d)))
+      (rc = flag(&remove, e, "remove", where, d)) ||
+      (rc = flag(&after, e, "after", where, d)))
     return rc;
   r.remove = remove > 0;
+  r.after = after > 0;
   enum { NV = 9 };
   xmlChar *v[NV] = {NULL};
   static const char *const sn[NV] = {"class", "name", "desc", "annotation",

@@ -1257,7 +1257,23 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   site_memo *sm = site_memo_of(x, (uint32_t)i->a);
   const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, sm, owner, name, desc)
                                  : NULL;
-  if (je) {
+  /* a filter that wants the call's stack operand: there is one */
+  int dup = je && je->after && arg_slots(je->to.desc) == 2;
+  if (dup && arg_slots(desc) + (i->op != CR_OP_INVOKESTATIC) != 1) je = NULL;
+  if (je && je->after) {
+    /* the call stays, a call site like any other; the filter gets its
+    ** result, and before it the call's operand when it takes two (the
+    ** policy checked the shapes) */
+    if (dup && !emit(x, b, i, CR_OP_DUP, 0)) return;
+    cr_insn *f = cr_insn_new(b, CR_OP_INVOKESTATIC);
+    if (!f) {
+      oom(x);
+      return;
+    }
+    f->a = cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
+                                      je->to.desc, x->d));
+    cr_body_insert_after(b, i, f);
+  } else if (je) {
     /* the filter's call of the original makes its node from the slot */
     i->op = CR_OP_INVOKESTATIC;
     i->a = cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,

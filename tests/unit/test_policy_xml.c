@@ -224,6 +224,24 @@ START_TEST(test_policy_xml__jdk_builtin) {
   ck_assert_int_ge(k, 0);
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->to.desc,
                    "(Ljava/lang/Object;)Ljava/lang/Class;");
+  ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 0);
+  /* filters of a result: the call stays (a native the runtime cannot
+  ** reach without a method handle) */
+  cr_pol_ref ct = {"java/lang/Class", "getDeclaredConstructors0",
+                   "(Z)[Ljava/lang/reflect/Constructor;"};
+  k = cr_policy_redirect(p, "java/lang/Class", &ct);
+  ck_assert_int_ge(k, 0);
+  ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 1);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->to.desc,
+                   "([Ljava/lang/reflect/Constructor;)"
+                   "[Ljava/lang/reflect/Constructor;");
+  cr_pol_ref si = {"java/io/ObjectStreamClass", "hasStaticInitializer",
+                   "(Ljava/lang/Class;)Z"};
+  k = cr_policy_redirect(p, "java/io/ObjectStreamClass", &si);
+  ck_assert_int_ge(k, 0);
+  ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 1);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->to.desc,
+                   "(Ljava/lang/Class;Z)Z");
   /* upcalls in any class; thread entries */
   k = cr_policy_find(p, CR_POL_UPCALL, "com/acme/Loader", "loadClass",
                      D_LOAD);
@@ -278,6 +296,8 @@ static const char JDK[] =
     "  <insert-call class='com/acme/T' name='stop' desc='()V' "
     "call='ended'/>\n"
     "  <thread-field class='com/acme/T' name='slot'/>\n"
+    "  <redirect class='com/acme/A' from='a/B.n(Ljava/lang/Object;)I'\n"
+    "            to='x/Y.f(Ljava/lang/Object;I)I' after='1'/>\n"
     "</policy>\n";
 
 START_TEST(test_policy_xml__jdk_file) {
@@ -287,7 +307,8 @@ START_TEST(test_policy_xml__jdk_file) {
   ck_assert_int_eq(cr_policy_new(&p, 0, &d), 0);
   ck_assert_msg(cr_policy_load_mem(p, JDK, strlen(JDK), "jdk.xml", &d) == 0,
                 "%s", d.msg);
-  ck_assert_uint_eq(cr_policy_count(p), 6);
+  ck_assert_uint_eq(cr_policy_count(p), 7);
+  ck_assert_int_eq(cr_policy_rule(p, 6)->after, 1);
   const cr_pol_rule *r = cr_policy_rule(p, 0);
   ck_assert_int_eq(r->kind, CR_POL_REDIRECT);
   ck_assert_str_eq(r->cls, "com/acme/*");
@@ -488,6 +509,19 @@ START_TEST(test_policy_xml__bad_files) {
       CR_EFORMAT, "to must take the arguments of from");
   bad("<policy><redirect from='a/B.c()V' to='x/Y.z(I)V'/></policy>",
       CR_EFORMAT, "to must take the arguments of from");
+  /* after: the filter takes the result, after the one operand if any */
+  bad("<policy><redirect from='a/B.c()V' to='x/Y.z()V' after='1'/></policy>",
+      CR_EFORMAT, "with after, to must take what from returns");
+  bad("<policy><redirect from='a/B.c(I)I' to='x/Y.z(J)I' after='1'/>"
+      "</policy>", CR_EFORMAT, "with after, to must take what from returns");
+  bad("<policy><redirect from='a/B.c(II)I' to='x/Y.z(II)I' after='1'/>"
+      "</policy>", CR_EFORMAT, "with after, to must take what from returns");
+  bad("<policy><redirect from='a/B.c(I)I' to='x/Y.z(III)I' after='1'/>"
+      "</policy>", CR_EFORMAT, "with after, to must take what from returns");
+  bad("<policy><redirect from='a/B.c(I)I' to='x/Y.z(I)I' after='2'/>"
+      "</policy>", CR_EFORMAT, "after=\"2\" must be 0 or 1");
+  bad("<policy><upcall name='x' after='1'/></policy>", CR_EFORMAT,
+      "unknown attribute 'after' on <upcall>");
   bad("<policy><redirect from='a/B.c' to='x/Y.z()V'/></policy>", CR_EFORMAT,
       "<redirect> from: \"a/B.c\" is not of the form owner.name(desc)");
   bad("<policy><redirect from='a/B.c()V' to='x/Y.*()V'/></policy>",

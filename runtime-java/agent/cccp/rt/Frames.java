@@ -42,9 +42,16 @@ public final class Frames
   /** The line of a twin's forwarding call (FORWARD_LINE in cccp.c). */
   static final int LINE = 65535;
   private static final String TWIN = "Lcccp/rt/CC;)";
-  private static final MethodHandle OF, OF_ARRAY, DUMP, WALKER, HAS,
-      REFLECT, HANDLE, HIDDEN, TYPE;
-  private static final Class<?> INFO;
+  /* The JDK's members the filter calls, found by lookups when first
+  ** needed, in three groups: method handles spin classes and fill the
+  ** JDK's caches of method types and lambda forms, work an instrumented
+  ** JDK's runtime does not do before the program asks (it keeps the
+  ** original calls and filters their results: it never needs 'calls'). */
+  private static MethodHandle OF, OF_ARRAY, DUMP;         /* calls */
+  private static MethodHandle WALKER, HAS, REFLECT, HANDLE, HIDDEN; /* walk */
+  private static MethodHandle TYPE;                       /* info */
+  private static Class<?> INFO;
+  private static volatile boolean calls, walk, info;
   private static volatile boolean reported;
   /** Whether "class.method" (binary class name) names a method the
    *  runtime registered as instrumented; set by the agent. */
@@ -55,68 +62,74 @@ public final class Frames
   /* The walkers of 'caller', by the options of the walker asked. */
   private static final StackWalker[] WALKERS = new StackWalker[4];
 
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      Class<?> ste = StackTraceElement.class;
-      /* package access to java.lang: this class is java.lang.CccpFrames
-      ** (defined by the agent) or, in an instrumented JDK, cccp.rt.Frames
-      ** in java.base */
-      MethodHandles.Lookup jl = MethodHandles.privateLookupIn(ste, l);
-      MethodHandle of;
-      try {       /* of(Object backtrace, int depth) as in JDK 25 */
-        of = jl.findStatic(ste, "of", MethodType.methodType(
-            StackTraceElement[].class, Object.class, int.class));
-      } catch (NoSuchMethodException e) {
-        of = jl.findStatic(ste, "of", MethodType.methodType(
-            StackTraceElement[].class, Throwable.class, int.class));
-      }
-      OF = of.asType(MethodType.methodType(StackTraceElement[].class,
-                                           Object.class, int.class));
-      MethodHandle ofa = null;
-      try {       /* as in JDK 25 */
-        ofa = jl.findStatic(ste, "of", MethodType.methodType(
-            StackTraceElement[].class, StackTraceElement[].class));
-      } catch (NoSuchMethodException e) {
-        /* JDK 17: not called */
-      }
-      OF_ARRAY = ofa;
-      DUMP = MethodHandles.privateLookupIn(Thread.class, l).findStatic(
-          Thread.class, "dumpThreads", MethodType.methodType(
-              StackTraceElement[][].class, Thread[].class));
-      Class<?> ssf = Class.forName("java.lang.StackStreamFactory");
-      Class<?> asw =
-          Class.forName("java.lang.StackStreamFactory$AbstractStackWalker");
-      MethodHandles.Lookup p = MethodHandles.privateLookupIn(ssf, l);
-      WALKER = MethodHandles.privateLookupIn(asw, l).findGetter(
-          asw, "walker", StackWalker.class)
-          .asType(MethodType.methodType(StackWalker.class, Object.class));
-      HAS = jl.findVirtual(StackWalker.class, "hasOption",
-          MethodType.methodType(boolean.class, StackWalker.Option.class));
-      MethodType test = MethodType.methodType(boolean.class, Class.class);
-      REFLECT = p.findStatic(ssf, "isReflectionFrame", test);
-      HANDLE = p.findStatic(ssf, "isMethodHandleFrame", test);
-      MethodHandle hidden = null;
-      try {       /* JDK 15 and later (the agent runs on 11) */
-        hidden = l.findVirtual(Class.class, "isHidden",
-                               MethodType.methodType(boolean.class));
-      } catch (NoSuchMethodException e) {
-        /* no hidden classes */
-      }
-      HIDDEN = hidden;
-      INFO = Class.forName("java.lang.StackFrameInfo");
-      MethodHandle type = null;
-      try {       /* as in JDK 25: see 'descriptor' */
-        type = MethodHandles.privateLookupIn(INFO, l).findGetter(
-            INFO, "type", Object.class)
-            .asType(MethodType.methodType(Object.class, Object.class));
-      } catch (NoSuchFieldException e) {
-        /* getDescriptor answers */
-      }
-      TYPE = type;
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
+  /* package access to java.lang: this class is java.lang.CccpFrames
+  ** (defined by the agent) or, in an instrumented JDK, cccp.rt.Frames
+  ** in java.base */
+  private static MethodHandles.Lookup lookupIn(Class<?> c)
+      throws IllegalAccessException {
+    return MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+  }
+
+  private static synchronized void calls() throws ReflectiveOperationException {
+    if (calls) return;
+    Class<?> ste = StackTraceElement.class;
+    MethodHandles.Lookup jl = lookupIn(ste);
+    MethodHandle of;
+    try {       /* of(Object backtrace, int depth) as in JDK 25 */
+      of = jl.findStatic(ste, "of", MethodType.methodType(
+          StackTraceElement[].class, Object.class, int.class));
+    } catch (NoSuchMethodException e) {
+      of = jl.findStatic(ste, "of", MethodType.methodType(
+          StackTraceElement[].class, Throwable.class, int.class));
     }
+    OF = of.asType(MethodType.methodType(StackTraceElement[].class,
+                                         Object.class, int.class));
+    try {       /* as in JDK 25 */
+      OF_ARRAY = jl.findStatic(ste, "of", MethodType.methodType(
+          StackTraceElement[].class, StackTraceElement[].class));
+    } catch (NoSuchMethodException e) {
+      /* JDK 17: not called */
+    }
+    DUMP = lookupIn(Thread.class).findStatic(
+        Thread.class, "dumpThreads", MethodType.methodType(
+            StackTraceElement[][].class, Thread[].class));
+    calls = true;
+  }
+
+  private static synchronized void walk() throws ReflectiveOperationException {
+    if (walk) return;
+    Class<?> ssf = Class.forName("java.lang.StackStreamFactory");
+    Class<?> asw =
+        Class.forName("java.lang.StackStreamFactory$AbstractStackWalker");
+    MethodHandles.Lookup p = lookupIn(ssf);
+    WALKER = lookupIn(asw).findGetter(asw, "walker", StackWalker.class)
+        .asType(MethodType.methodType(StackWalker.class, Object.class));
+    HAS = lookupIn(StackTraceElement.class).findVirtual(StackWalker.class,
+        "hasOption",
+        MethodType.methodType(boolean.class, StackWalker.Option.class));
+    MethodType test = MethodType.methodType(boolean.class, Class.class);
+    REFLECT = p.findStatic(ssf, "isReflectionFrame", test);
+    HANDLE = p.findStatic(ssf, "isMethodHandleFrame", test);
+    try {       /* JDK 15 and later (the agent runs on 11) */
+      HIDDEN = MethodHandles.lookup().findVirtual(Class.class, "isHidden",
+          MethodType.methodType(boolean.class));
+    } catch (NoSuchMethodException e) {
+      /* no hidden classes */
+    }
+    walk = true;
+  }
+
+  private static synchronized void info() throws ReflectiveOperationException {
+    if (info) return;
+    Class<?> c = Class.forName("java.lang.StackFrameInfo");
+    try {       /* as in JDK 25: see 'descriptor' */
+      TYPE = lookupIn(c).findGetter(c, "type", Object.class)
+          .asType(MethodType.methodType(Object.class, Object.class));
+    } catch (NoSuchFieldException e) {
+      /* getDescriptor answers */
+    }
+    INFO = c;
+    info = true;
   }
 
   private Frames() {}
@@ -124,6 +137,7 @@ public final class Frames
   /** In place of StackTraceElement.of(backtrace, depth) in Throwable. */
   public static StackTraceElement[] of(Object backtrace, int depth)
       throws Throwable {
+    if (!calls) calls();
     return strip((StackTraceElement[]) OF.invokeExact(backtrace, depth));
   }
 
@@ -131,6 +145,7 @@ public final class Frames
    *  (as in JDK 17). */
   public static StackTraceElement[] of(Throwable backtrace, int depth)
       throws Throwable {
+    if (!calls) calls();
     return strip((StackTraceElement[]) OF.invokeExact((Object) backtrace,
                                                       depth));
   }
@@ -140,6 +155,7 @@ public final class Frames
    *  returns. */
   public static StackTraceElement[] of(StackTraceElement[] a)
       throws Throwable {
+    if (!calls) calls();
     return strip((StackTraceElement[]) OF_ARRAY.invokeExact(a));
   }
 
@@ -147,10 +163,8 @@ public final class Frames
    *  thread's stack as in JDK 17). */
   public static StackTraceElement[][] dumpThreads(Thread[] ts)
       throws Throwable {
-    StackTraceElement[][] r = (StackTraceElement[][]) DUMP.invokeExact(ts);
-    if (r != null)
-      for (int i = 0; i < r.length; i++) r[i] = strip(r[i]);
-    return r;
+    if (!calls) calls();
+    return strip((StackTraceElement[][]) DUMP.invokeExact(ts));
   }
 
   /**
@@ -175,6 +189,7 @@ public final class Frames
    * frame, between getCallerClass and the finder, would be its answer.
    */
   public static Class<?> caller(Object finder) throws Throwable {
+    if (!walk) walk();
     StackWalker w = (StackWalker) WALKER.invokeExact(finder);
     int k = ((boolean) HAS.invokeExact(w, SHOW[0]) ? 1 : 0)
         | ((boolean) HAS.invokeExact(w, SHOW[1]) ? 2 : 0);
@@ -262,6 +277,7 @@ public final class Frames
   ** would load later, or never. */
   static String descriptor(StackWalker.StackFrame f)
       throws Throwable {
+    if (!info) info();
     if (TYPE != null && f.getClass() == INFO) {
       f.getMethodName();                  /* fills in name and type */
       Object t = (Object) TYPE.invokeExact((Object) f);
@@ -274,6 +290,13 @@ public final class Frames
     } catch (UnsupportedOperationException e) {
       return null;
     }
+  }
+
+  /* Each of 'r' without forwarding frames. */
+  static StackTraceElement[][] strip(StackTraceElement[][] r) {
+    if (r != null)
+      for (int i = 0; i < r.length; i++) r[i] = strip(r[i]);
+    return r;
   }
 
   /* 'a' without forwarding frames ('a' itself when there are none). */

@@ -28,30 +28,32 @@ import java.lang.reflect.Method;
  */
 public final class Hidden {
   private static final int SYNTHETIC = 0x1000;
-  private static final MethodHandle FILTER_METHODS, FILTER_FIELDS, CTORS,
-      FIELDS, HAS_INIT;
+  /* The JDK's members the filter calls, found by lookups when first
+  ** needed (see Frames: an instrumented JDK calls the originals itself
+  ** and has the results filtered, needing none of them). */
+  private static MethodHandle FILTER_METHODS, FILTER_FIELDS, CTORS, FIELDS,
+      HAS_INIT;
+  private static volatile boolean found;
 
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      Class<?> r = Class.forName("jdk.internal.reflect.Reflection");
-      FILTER_METHODS = l.findStatic(r, "filterMethods", MethodType.methodType(
-          Method[].class, Class.class, Method[].class));
-      FILTER_FIELDS = l.findStatic(r, "filterFields", MethodType.methodType(
-          Field[].class, Class.class, Field[].class));
-      CTORS = MethodHandles.privateLookupIn(Class.class, l).findVirtual(
-          Class.class, "getDeclaredConstructors0",
-          MethodType.methodType(Constructor[].class, boolean.class));
-      FIELDS = MethodHandles.privateLookupIn(Class.class, l).findVirtual(
-          Class.class, "getDeclaredFields0",
-          MethodType.methodType(Field[].class, boolean.class));
-      Class<?> osc = Class.forName("java.io.ObjectStreamClass");
-      HAS_INIT = MethodHandles.privateLookupIn(osc, l).findStatic(
-          osc, "hasStaticInitializer",
-          MethodType.methodType(boolean.class, Class.class));
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
+  private static synchronized void find() throws ReflectiveOperationException {
+    if (found) return;
+    MethodHandles.Lookup l = MethodHandles.lookup();
+    Class<?> r = Class.forName("jdk.internal.reflect.Reflection");
+    FILTER_METHODS = l.findStatic(r, "filterMethods", MethodType.methodType(
+        Method[].class, Class.class, Method[].class));
+    FILTER_FIELDS = l.findStatic(r, "filterFields", MethodType.methodType(
+        Field[].class, Class.class, Field[].class));
+    CTORS = MethodHandles.privateLookupIn(Class.class, l).findVirtual(
+        Class.class, "getDeclaredConstructors0",
+        MethodType.methodType(Constructor[].class, boolean.class));
+    FIELDS = MethodHandles.privateLookupIn(Class.class, l).findVirtual(
+        Class.class, "getDeclaredFields0",
+        MethodType.methodType(Field[].class, boolean.class));
+    Class<?> osc = Class.forName("java.io.ObjectStreamClass");
+    HAS_INIT = MethodHandles.privateLookupIn(osc, l).findStatic(
+        osc, "hasStaticInitializer",
+        MethodType.methodType(boolean.class, Class.class));
+    found = true;
   }
 
   private Hidden() {}
@@ -59,12 +61,14 @@ public final class Hidden {
   /** In place of jdk.internal.reflect.Reflection.filterMethods. */
   public static Method[] filterMethods(Class<?> c, Method[] ms)
       throws Throwable {
+    if (!found) find();
     return (Method[]) strip((Method[]) FILTER_METHODS.invokeExact(c, ms));
   }
 
   /** In place of jdk.internal.reflect.Reflection.filterFields. */
   public static Field[] filterFields(Class<?> c, Field[] fs)
       throws Throwable {
+    if (!found) find();
     return (Field[]) strip((Field[]) FILTER_FIELDS.invokeExact(c, fs));
   }
 
@@ -77,6 +81,7 @@ public final class Hidden {
   /* c.getDeclaredConstructors0(publicOnly), a private native of Class. */
   static Constructor<?>[] declaredConstructors(Class<?> c, boolean publicOnly)
       throws Throwable {
+    if (!found) find();
     return (Constructor<?>[]) CTORS.invokeExact(c, publicOnly);
   }
 
@@ -87,10 +92,22 @@ public final class Hidden {
    * is the original one.
    */
   public static boolean hasStaticInitializer(Class<?> c) throws Throwable {
-    if (!(boolean) HAS_INIT.invokeExact(c)) return false;
-    for (Field f : (Field[]) FIELDS.invokeExact(c, false))
-      if (f.isSynthetic() && f.getName().equals("cccp$clinit")) return false;
-    return true;
+    if (!found) find();
+    return (boolean) HAS_INIT.invokeExact(c) && !addedInit(c);
+  }
+
+  /* Whether the rewriter made the '<clinit>' of 'c' (its marker field). */
+  static boolean addedInit(Class<?> c) throws Throwable {
+    if (!found) find();
+    return addedInit((Field[]) FIELDS.invokeExact(c, false));
+  }
+
+  /* Whether fields 'fs' of a class, as the VM lists them, hold the marker
+  ** of a '<clinit>' the rewriter made. */
+  static boolean addedInit(Field[] fs) {
+    for (Field f : fs)
+      if (f.isSynthetic() && f.getName().equals("cccp$clinit")) return true;
+    return false;
   }
 
   /* 'ms' without the added members ('ms' itself when there are none). */

@@ -11,11 +11,14 @@ import java.lang.reflect.Method;
 import jdk.internal.reflect.Reflection;
 
 /**
- * What Hidden does for the agent, in JDK mode, where the JDK's methods are
- * nodes: the original filter is called directly (its node lies under
- * Class's method, as without instrumentation), and Hidden's own work runs
- * with the thread's slot cleared, so that the JDK methods it calls make
- * no nodes.
+ * What Hidden and Frames do for the agent, in JDK mode, where the JDK's
+ * methods are nodes: the original filter is called directly (its node
+ * lies under Class's method, as without instrumentation), or the JDK's
+ * own call is kept and its result filtered here (the policy's redirects
+ * with after="1"), and the filters' own work runs with the thread's slot
+ * cleared, so that the JDK methods it calls make no nodes. No method
+ * handle is made: they fill the JDK's caches of method types and lambda
+ * forms, which the program would fill itself, in its own context.
  */
 public final class Reflect {
   private Reflect() {}
@@ -25,41 +28,56 @@ public final class Reflect {
     return (Method[]) strip(Reflection.filterMethods(c, ms));
   }
 
-  /* The id of Class.getDeclaredConstructors0, once known (-1: not yet). */
-  private static volatile int ctors0 = -1;
+  /**
+   * After c.getDeclaredConstructors0(publicOnly) in Class: its result
+   * without the twins. The call itself stays in Class, a native call
+   * with its node, as without instrumentation.
+   */
+  public static Constructor<?>[] constructors(Constructor<?>[] r) {
+    return (Constructor<?>[]) strip(r);
+  }
 
   /**
-   * In place of c.getDeclaredConstructors0(publicOnly), a private native
-   * that the filter calls through a method handle: the node the call site
-   * would make for it is made here, so that the classes it loads lie
-   * under it, as without instrumentation.
+   * After ObjectStreamClass.hasStaticInitializer(c), which answered
+   * 'has': false for a '<clinit>' that only the rewriter made, so that
+   * the default serialVersionUID is the original one. The rewriter marks
+   * such a class with a synthetic static field "cccp$clinit", which the
+   * reflection filter hides: the VM's field table is asked (Unsafe), with
+   * the slot cleared (its InternalError, when there is no such field,
+   * makes no nodes).
    */
-  public static Constructor<?>[] constructors(Class<?> c, boolean publicOnly)
-      throws Throwable {
-    int id = ctors0;
-    if (id < 0) {                 // 0 until the method table is read
-      CC p = CC.set(null);        // the search's String calls: no nodes
-      try {
-        id = CC.Registry.jdkId("java/lang/Class", "getDeclaredConstructors0",
-                               "(Z)[Ljava/lang/reflect/Constructor;");
-      } finally {
-        CC.set(p);
-      }
-      if (id > 0) ctors0 = id;
+  public static boolean staticInit(Class<?> c, boolean has) {
+    if (!has) return false;
+    CC prev = CC.set(null);
+    try {
+      jdk.internal.misc.Unsafe.getUnsafe().objectFieldOffset(c, "cccp$clinit");
+      return false;
+    } catch (InternalError e) {
+      return true;
+    } finally {
+      CC.set(prev);
     }
-    CC prev = CC.get(), node = CC.enter(prev, id);
-    Constructor<?>[] r;
-    if (node == prev) {
-      r = Hidden.declaredConstructors(c, publicOnly);
-    } else {
-      CC.set(node);
-      try {
-        r = Hidden.declaredConstructors(c, publicOnly);
-      } finally {
-        CC.set(prev);
-      }
+  }
+
+  /** After StackTraceElement.of in Throwable and Thread: the elements
+   *  without forwarding frames. */
+  public static StackTraceElement[] frames(StackTraceElement[] a) {
+    CC prev = CC.set(null);
+    try {
+      return Frames.strip(a);
+    } finally {
+      CC.set(prev);
     }
-    return (Constructor<?>[]) strip(r);
+  }
+
+  /** After Thread.dumpThreads: each stack without forwarding frames. */
+  public static StackTraceElement[][] frames(StackTraceElement[][] a) {
+    CC prev = CC.set(null);
+    try {
+      return Frames.strip(a);
+    } finally {
+      CC.set(prev);
+    }
   }
 
   /** In place of Reflection.filterFields. */
