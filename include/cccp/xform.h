@@ -104,6 +104,7 @@ typedef struct cr_xf_opts {
   uint32_t nhuge;           /* bodies that pass that limit only once
                                instrumented */
   uint32_t nfailed;         /* methods left uninstrumented */
+  uint32_t nexit;           /* methods given CC.exit (insert-call exit) */
   uint32_t nskipped;        /* classes left unchanged */
   uint32_t nblocks;         /* block counters inserted (a method with a
                                twin has two bodies) */

@@ -120,6 +120,7 @@ typedef struct cli_stats {
   size_t xf_unsup;          /* bytecodes JOP cannot run */
   size_t xf_unsup_classes;  /* classes with such bytecodes */
   size_t xf_compact;        /* bodies in the compact form */
+  size_t xf_exit;           /* methods given the profile's dump (CC.exit) */
   size_t xf_huge;           /* bodies past HotSpot's compile limit only
                                once instrumented */
 } cli_stats;
@@ -158,12 +159,14 @@ void cli_put_token(FILE *f, const char *s);
 ** table 'dir/jdk.methods' from 'h', and 'dir/cccp.args' with the
 ** --patch-module of every module of the default boot layer (read from the
 ** module descriptors of JDK image 'image') and the exports the runtime
-** needs.
+** needs; with 'exit_dump' (CC.exit was inserted: see the profile-dump
+** rule) -Dcccp.exit=inserted, and the runtime then registers no shutdown
+** hook of its own.
 */
 struct cli_jdk_pre;
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
                   const struct cr_hier *h, cr_input *image,
-                  struct cli_jdk_pre *pre, cr_diag *d);
+                  struct cli_jdk_pre *pre, int exit_dump, cr_diag *d);
 /*
 ** After instrumenting an application against the summary 'summary' of an
 ** instrumented JDK (DIR/jdk.summary): the application's options file
@@ -189,7 +192,7 @@ int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
 */
 int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
                       const struct cr_hier *h, const char *build,
-                      cr_diag *d);
+                      int exit_dump, cr_diag *d);
 /*
 ** Instrumenting JDK classes: every <redirect> of 'pol' that may apply
 ** calls a static method that must exist when the JDK runs, in the JDK

@@ -324,17 +324,18 @@ void cli_jdk_pre_free(cli_jdk_pre *pre) {
 }
 
 /* The options file's last line: where the method table is. */
-static void methods_option(FILE *f, const char *real) {
+static void methods_option(FILE *f, const char *real, int exit_dump) {
   char path[PATH_MAX * 2];
   fprintf(f, "\n-Dcccp.jdk.methods=");
   snprintf(path, sizeof path, "%s/jdk.methods", real);
   cli_put_token(f, path);
   fputc('\n', f);
+  if (exit_dump) fputs("-Dcccp.exit=inserted\n", f);
 }
 
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
                   const cr_hier *h, cr_input *image, cli_jdk_pre *pre,
-                  cr_diag *d) {
+                  int exit_dump, cr_diag *d) {
   char real[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
@@ -380,7 +381,7 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
     const jmod *jm = m ? find_mod(&ms, m) : NULL;
     if (jm && jm->in && strcmp(m, "java.base") != 0) fprintf(f, ",%s", m);
   }
-  methods_option(f, real);
+  methods_option(f, real, exit_dump);
   free_jmods(&ms);
   snprintf(path, sizeof path, "%s/cccp.args", real);
   if (ferror(f)) {
@@ -476,7 +477,8 @@ int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
 }
 
 int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
-                      const cr_hier *h, const char *build, cr_diag *d) {
+                      const cr_hier *h, const char *build, int exit_dump,
+                      cr_diag *d) {
   char dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX], path[PATH_MAX * 2];
   const char *slash = strrchr(out, '/');
   if (is_dir) snprintf(dir, sizeof dir, "%s", out);
@@ -501,7 +503,7 @@ int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
   fprintf(f, "--patch-module\n");
   cli_put_token(f, v);
   fprintf(f, "\n--add-exports\njava.base/cccp.rt=ALL-UNNAMED");
-  methods_option(f, real);
+  methods_option(f, real, exit_dump);
   if (ferror(f)) {
     cli_atomic_abort(&af);
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);

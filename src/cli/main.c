@@ -1009,11 +1009,11 @@ int main(int argc, char **argv) {
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP && o.jdk && out_is_dir) {
     if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &pre,
-                            &d)))
+                            st.xf_exit > 0, &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP && corelib) {
     if ((rc = cli_corelib_files(o.output, out_is_dir, &pl.p, whole.h,
-                                corelib_build, &d)))
+                                corelib_build, st.xf_exit > 0, &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP && o.nsummaries &&
              cr_hier_mid_count(whole.h) &&

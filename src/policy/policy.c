@@ -247,6 +247,10 @@ static const cr_pol_rule builtin_jdk[] = {
          "profiling-start",
          "the VM calls System.initPhase3 last while it boots (JDK 9+): "
          "CC.start reads the settings and starts profiling"),
+  INSERT("java/lang/Shutdown", "runHooks", "()V", "exit", "profile-dump",
+         "the JDK runs the shutdown hooks here, then marks the VM shut down: "
+         "CC.exit writes the profile as it returns, with every hook's calls "
+         "in it, and no hook of cccp's own makes Shutdown initialise early"),
   INSERT("java/lang/VirtualThread", "run", "(Ljava/lang/Runnable;)V",
          "ended", "thread-end",
          "as Thread.exit, for a virtual thread (JDK 19+)"),
@@ -429,6 +433,13 @@ const char cr_policy_doc[] =
 "  \"not profiling\", since it can read its settings only then. Without it\n"
 "  profiling never starts (cccp-rewrite warns when the method is\n"
 "  missing).\n"
+"profile-dump  <insert-call> CC.exit before each return of\n"
+"  Shutdown.runHooks()V, which runs the shutdown hooks (the application's\n"
+"  among them) and then marks the VM shut down: the profile is written\n"
+"  there, once, with every hook's calls in it (cccp.args says\n"
+"  -Dcccp.exit=inserted). Without it the runtime registers a system\n"
+"  shutdown hook of its own, which initialises Shutdown as the program\n"
+"  starts, not as it ends, and misses the calls after the hooks.\n"
 "thread-slot  <thread-field> cccp$cc and cccp$root in java.lang.Thread:\n"
 "  the current node and the thread's root (type cccp/rt/CC), read after\n"
 "  Thread.currentThread() instead of through a ThreadLocal. The runtime\n"
@@ -656,8 +667,8 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
   }
   case CR_POL_INSERT_CALL:
     if (r->call && !has_star(r->call) && strcmp(r->call, "ended") != 0 &&
-        strcmp(r->call, "start") != 0)
-      return bad(d, r, "call must be ended or start");
+        strcmp(r->call, "start") != 0 && strcmp(r->call, "exit") != 0)
+      return bad(d, r, "call must be ended, start or exit");
     if (r->remove) return 0;
     char sh[256];
     if (!lit(r->cls) || !lit(r->name) || !lit(r->desc) || !lit(r->call) ||

@@ -2226,13 +2226,17 @@ static void jdk_hooks(xf *x) {
       if (r->kind != (pass ? CR_POL_INSERT_CALL : CR_POL_THREAD_FIELD) ||
           strcmp(r->cls, x->name) != 0 || cr_policy_removed(p, k))
         continue;
+      int done = 0;
       if (!pass)
         add_cc_field(x, r->name);
-      else if (!insert_call(x, r->name, r->desc, 0, r->call))
+      else if (!(done = insert_call(x, r->name, r->desc, 0, r->call)))
         warn(x, "class %s: no %s%s: %s", x->name, r->name, r->desc,
-             strcmp(r->call, "start") == 0
-                 ? "profiling will not start"
-                 : "the trees of ended threads are not merged");
+             strcmp(r->call, "start") == 0   ? "profiling will not start"
+             : strcmp(r->call, "exit") == 0 ? "a shutdown hook writes the "
+                                              "profile"
+                                            : "the trees of ended threads "
+                                              "are not merged");
+      if (done && strcmp(r->call, "exit") == 0) x->o->nexit += (uint32_t)done;
     }
 }
 

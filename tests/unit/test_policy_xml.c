@@ -267,6 +267,8 @@ START_TEST(test_policy_xml__jdk_builtin) {
   ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 0);
   k = entry(p, CR_POL_INSERT_CALL, "java/lang/System", "initPhase3");
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->call, "start");
+  k = entry(p, CR_POL_INSERT_CALL, "java/lang/Shutdown", "runHooks");
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->call, "exit");
   k = entry(p, CR_POL_INSERT_CALL, "java/lang/VirtualThread", "run");
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->call, "ended");
   size_t kinds[CR_POL__COUNT] = {0};
@@ -275,7 +277,7 @@ START_TEST(test_policy_xml__jdk_builtin) {
   ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 10);
   ck_assert_uint_eq(kinds[CR_POL_THREAD_ENTRY], 1);
   ck_assert_uint_eq(kinds[CR_POL_UPCALL], 1);
-  ck_assert_uint_eq(kinds[CR_POL_INSERT_CALL], 3);
+  ck_assert_uint_eq(kinds[CR_POL_INSERT_CALL], 4);
   ck_assert_uint_eq(kinds[CR_POL_THREAD_FIELD], 2);
   /* no policy: nothing */
   ck_assert_int_lt(cr_policy_find(NULL, CR_POL_UPCALL, "a", "loadClass",
@@ -550,7 +552,7 @@ START_TEST(test_policy_xml__bad_files) {
   bad("<policy><insert-call class='a' name='b' desc='(V' call='ended'/>"
       "</policy>", CR_EFORMAT, "<insert-call>: class, name, desc");
   bad("<policy><insert-call class='a' name='b' desc='()V' call='stop'/>"
-      "</policy>", CR_EFORMAT, "call must be ended or start");
+      "</policy>", CR_EFORMAT, "call must be ended, start or exit");
   bad("<policy><thread-field class='a'/></policy>", CR_EFORMAT,
       "<thread-field>: class and name are required");
   /* an empty pattern means "*": not a name */

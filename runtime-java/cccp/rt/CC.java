@@ -339,6 +339,17 @@ public class CC {
   }
 
   /**
+   * JDK mode: the VM shuts down. The rewritten Shutdown.runHooks calls
+   * this as it returns, every shutdown hook run and the VM marked shut
+   * down: the profile is written, once (cccp.exit=inserted; otherwise a
+   * shutdown hook writes it).
+   */
+  public static void exit() {
+    Dump d = Registry.exitDump();
+    if (d != null) d.run();
+  }
+
+  /**
    * Store 'node' in the current thread's slot; returns the previous value.
    * A thread without a slot yet gets one (and a root) only when 'node' is
    * not null (app mode) or always (JDK mode, where the root must exist
@@ -459,6 +470,7 @@ public class CC {
                                         + "supported with an instrumented JDK");
     if (JopCache.ON) System.err.println("cccp: the JOP method cache is not "
                                         + "simulated with an instrumented JDK");
+    Registry.exitInserted = "inserted".equals(System.getProperty("cccp.exit"));
     String t = System.getProperty("cccp.jdk.methods");
     if (t != null) {
       JdkMethods m;
@@ -712,16 +724,29 @@ public class CC {
       }
     }
 
-    /* Install the shutdown hook once (at first registration or root). */
+    /* Install the shutdown hook once (at first registration or root);
+    ** with the dump inserted into the JDK, keep it for CC.exit. */
     private static void hook() {
       if (hooked || off) return;
       hooked = true;
       try {
         Dump d = new Dump();
-        if (!Slots.systemHook(d)) Runtime.getRuntime().addShutdownHook(d);
+        if (exitInserted) exitDump = d;
+        else if (!Slots.systemHook(d)) Runtime.getRuntime().addShutdownHook(d);
       } catch (IllegalStateException e) {
         /* already shutting down: nothing will be dumped */
       }
+    }
+
+    /* JDK mode: whether the JDK calls CC.exit as it shuts down (set at
+    ** start), and the dump it is to run, once. */
+    static boolean exitInserted;
+    private static Dump exitDump;
+
+    static synchronized Dump exitDump() {
+      Dump d = exitDump;
+      exitDump = null;
+      return d;
     }
   }
 }

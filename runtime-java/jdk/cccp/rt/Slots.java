@@ -210,24 +210,38 @@ final class Slots {
    * map of class-loading locks, which then grows one class earlier than
    * without cccp. Once a loader has answered, the JVM keeps the answer
    * and asks no more; the lock entry, whose loading is over, is removed,
-   * so the map holds what it would hold without cccp.
+   * so the map holds what it would hold without cccp. A map that had no
+   * table yet (the loader had loaded nothing) is given none again, so
+   * that the program's first load makes it, as without cccp.
    */
   private static void nameRuntime() {
     jdk.internal.misc.Unsafe u = jdk.internal.misc.Unsafe.getUnsafe();
-    long off;
+    long off, table, sizeCtl;
     try {
       off = u.objectFieldOffset(ClassLoader.class, "parallelLockMap");
-    } catch (RuntimeException | LinkageError e) {
+      Class<?> chm = java.util.concurrent.ConcurrentHashMap.class;
+      table = u.objectFieldOffset(chm, "table");
+      sizeCtl = u.objectFieldOffset(chm, "sizeCtl");
+    } catch (RuntimeException | InternalError e) {
       return;                           // another JDK's layout: leave it
     }
     ClassLoader[] ls = {jdk.internal.loader.ClassLoaders.platformClassLoader(),
                         jdk.internal.loader.ClassLoaders.appClassLoader()};
     for (ClassLoader l : ls) {
       try {
-        Class.forName(CC.class.getName(), false, l);
         Object m = u.getReference(l, off);
-        if (m instanceof java.util.concurrent.ConcurrentHashMap)
-          ((java.util.concurrent.ConcurrentHashMap<?, ?>) m).remove(CC.class.getName());
+        boolean fresh = m instanceof java.util.concurrent.ConcurrentHashMap
+            && u.getReferenceVolatile(m, table) == null
+            && u.getIntVolatile(m, sizeCtl) == 0;
+        Class.forName(CC.class.getName(), false, l);
+        if (!(m instanceof java.util.concurrent.ConcurrentHashMap)) continue;
+        java.util.concurrent.ConcurrentHashMap<?, ?> map =
+            (java.util.concurrent.ConcurrentHashMap<?, ?>) m;
+        map.remove(CC.class.getName());
+        if (fresh && map.isEmpty()) {
+          u.putReferenceVolatile(m, table, null);
+          u.putIntVolatile(m, sizeCtl, 0);
+        }
       } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
         /* then the loader is asked in the program's context */
       }

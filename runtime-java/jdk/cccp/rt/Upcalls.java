@@ -31,10 +31,30 @@ final class Upcalls {
   private static final int FORWARD = 65535;
   private static final String TWIN = "Lcccp/rt/CC;)";
 
-  private static final StackWalker WALKER = StackWalker.getInstance(
-      EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE,
-                 StackWalker.Option.SHOW_REFLECT_FRAMES,
-                 StackWalker.Option.SHOW_HIDDEN_FRAMES));
+  private static final StackWalker WALKER = walker();
+
+  /*
+   * The walker. Its options are an EnumSet, and EnumSet asks Class for the
+   * enum's constants, which Class gets the first time by calling values()
+   * reflectively: that sets up the JDK's reflection (JDK 17: its
+   * properties) or spins method handles (JDK 18 on), work the program does
+   * at its own first reflective call, in its own context. The constants
+   * are given to Class as it would keep them.
+   */
+  private static StackWalker walker() {
+    try {
+      jdk.internal.misc.Unsafe u = jdk.internal.misc.Unsafe.getUnsafe();
+      long off = u.objectFieldOffset(Class.class, "enumConstants");
+      u.compareAndSetReference(StackWalker.Option.class, off, null,
+                               StackWalker.Option.values());
+    } catch (RuntimeException | InternalError e) {
+      /* another JDK's Class: then reflection */
+    }
+    return StackWalker.getInstance(
+        EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE,
+                   StackWalker.Option.SHOW_REFLECT_FRAMES,
+                   StackWalker.Option.SHOW_HIDDEN_FRAMES));
+  }
 
   private Upcalls() {}
 
