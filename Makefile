@@ -51,6 +51,9 @@ RT_JAR    := $(BUILD)/cccp-rt.jar
 # java.base): its Slots keeps the thread slot in fields the rewriter adds
 # to java.lang.Thread, compiled against a stand-in (runtime-java/jdk-stubs).
 RT_JDK_SRC := $(sort $(wildcard runtime-java/jdk/cccp/rt/*.java))
+# in java.lang, for package access (compiled against runtime-java/jdk-stubs)
+RT_JDK_LANG := $(sort $(wildcard runtime-java/jdk/java/lang/*.java))
+RT_JDK_STUBS := $(sort $(wildcard runtime-java/jdk-stubs/java/lang/*.java))
 RT_JDK_JAR := $(BUILD)/cccp-rt-jdk.jar
 # the agent's filters, which the rewritten JDK calls directly
 RT_JDK_AGENT := runtime-java/agent/cccp/rt/Hidden.java \
@@ -126,12 +129,14 @@ $(RT_JAR): $(RT_SRC) $(AGENT_SRC) runtime-java/MANIFEST.MF
 	$(JAVAC) --release 11 -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
 	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
 
-$(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) $(RT_JDK_AGENT) \
-               runtime-java/jdk-stubs/java/lang/Thread.java
+$(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) $(RT_JDK_AGENT) $(RT_JDK_LANG) \
+               $(RT_JDK_STUBS)
 	@rm -rf $(BUILD)/rt-jdk-src $(BUILD)/rt-jdk-classes
-	@mkdir -p $(BUILD)/rt-jdk-src/cccp/rt $(BUILD)/rt-jdk-classes
+	@mkdir -p $(BUILD)/rt-jdk-src/cccp/rt $(BUILD)/rt-jdk-src/java/lang \
+	  $(BUILD)/rt-jdk-classes
 	cp $(RT_SRC) $(BUILD)/rt-jdk-src/cccp/rt/
 	cp $(RT_JDK_SRC) $(RT_JDK_AGENT) $(BUILD)/rt-jdk-src/cccp/rt/
+	cp $(RT_JDK_LANG) $(BUILD)/rt-jdk-src/java/lang/
 	$(JAVAC) -source 11 -target 11 -XDstringConcat=inline -nowarn -Xlint:-options -implicit:none \
 	  --patch-module java.base=runtime-java/jdk-stubs:$(BUILD)/rt-jdk-src \
 	  -d $(BUILD)/rt-jdk-classes $$(find $(BUILD)/rt-jdk-src -name '*.java')

@@ -274,7 +274,7 @@ START_TEST(test_policy_xml__jdk_builtin) {
   size_t kinds[CR_POL__COUNT] = {0};
   for (size_t i = 0; i < cr_policy_count(p); i++)
     kinds[cr_policy_rule(p, i)->kind]++;
-  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 10);
+  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 11);
   ck_assert_uint_eq(kinds[CR_POL_THREAD_ENTRY], 1);
   ck_assert_uint_eq(kinds[CR_POL_UPCALL], 1);
   ck_assert_uint_eq(kinds[CR_POL_INSERT_CALL], 4);

@@ -80,6 +80,12 @@ public final class Reflect {
     }
   }
 
+  /** Whether the current thread runs the runtime's own work (see
+   *  java.lang.CccpFrameInfo). */
+  public static boolean ownWork() {
+    return Slots.ownWork();
+  }
+
   /** In place of Reflection.filterFields. */
   public static Field[] filterFields(Class<?> c, Field[] fs) {
     return (Field[]) strip(Reflection.filterFields(c, fs));

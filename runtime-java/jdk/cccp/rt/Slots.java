@@ -68,6 +68,18 @@ final class Slots {
   }
 
   /*
+   * Whether the current thread runs the runtime's own work: profiling, the
+   * thread has its root, and the slot is cleared (the runtime clears it
+   * around whatever it calls in the JDK).
+   */
+  static boolean ownWork() {
+    if (!live) return false;
+    Thread t = Thread.currentThread();
+    CC r = t.cccp$root;
+    return t.cccp$cc == null && r != null && r != MAKING && r != ENDED;
+  }
+
+  /*
    * The current thread ends: its root, which it no longer adds to (null
    * when it had none); from now on the thread is not profiled.
    */
