@@ -31,6 +31,8 @@ typedef struct fa {
   uint32_t nbl;
   uint32_t *hl;            /* covering tcb indices, grouped per block */
   uint32_t nloc;
+  uint32_t onloc;          /* the decoded code's own max_locals: what the
+                              rewriter adds lies above */
   vt *loc, *stk, *acc;     /* the working frame; handler accumulator */
   uint32_t sp, cap, maxsp;
   int lchanged;            /* a local changed in the last instruction */
@@ -549,12 +551,23 @@ static int exec(fa *f, const cr_insn *i) {
 
 /* ------------------------------------------------------------ dataflow */
 
+/* A hint's TOP that the original frame states (or implies: a local past
+** those it lists), unlike the TOP of what it states that carries no hint
+** (an uninitialized value, the second half of a long). */
+#define VT_HTOP VT(CR_VT_TOP, 1)
+
 /* The original frame's type for slot 'j' of block 't' (a local, or
 ** stack slot j - nloc), when it states a class or array type; else 0. */
 static vt stated(const fa *f, const blk *t, uint32_t j, uint32_t sp) {
   if (!t->hint || (j >= f->nloc && t->hdepth != sp)) return 0;
   vt h = t->hint[j];
   return VT_KIND(h) == CR_VT_OBJECT ? h : 0;
+}
+
+/* Whether the original frame of block 't' states local 'j', one of the
+** code's own, as TOP. */
+static int stated_top(const fa *f, const blk *t, uint32_t j) {
+  return t->hint && j < f->onloc && t->hint[j] == VT_HTOP;
 }
 
 /*
@@ -566,6 +579,12 @@ static vt stated(const fa *f, const blk *t, uint32_t j, uint32_t sp) {
 ** against a stated class), so a join more precise than the stated type
 ** (a common superclass where javac stated an interface) would load, as
 ** the class is linked, classes the program loads later, when it runs.
+** A local of the code's own that the original frame states as TOP (javac:
+** out of scope) stays TOP: the original code does not read it before it
+** stores to it, and the rewriter's code reads only the locals it adds,
+** above the code's own, and the extra parameter of a twin before the
+** first original instruction; a join of its values would have the
+** verifier compare, and load, their classes.
 ** Where no type is stated, a join that had to guess (a type the
 ** hierarchy lacks) is learnt from.
 */
@@ -579,7 +598,12 @@ static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
     if (sp) memcpy(t->st + f->nloc, stk, sp * sizeof(vt));
     t->depth = sp;
     for (uint32_t j = 0; t->hint && j < f->nloc + sp; j++) {
-      vt h = is_ref(t->st[j]) ? stated(f, t, j, sp) : 0;
+      if (!is_ref(t->st[j])) continue;
+      if (stated_top(f, t, j)) {
+        t->st[j] = VT_TOP;
+        continue;
+      }
+      vt h = stated(f, t, j, sp);
       if (h) t->st[j] = h;
     }
   } else {
@@ -596,7 +620,9 @@ static int flow(fa *f, uint32_t k, const vt *loc, const vt *stk,
       uint32_t g0 = an->guesses;
       vt m = merge(an, st[j], in);
       int guess = an->guesses != g0;
-      if (t->hint && is_ref(m)) {
+      if (t->hint && is_ref(m) && stated_top(f, t, j)) {
+        m = VT_TOP;
+      } else if (t->hint && is_ref(m)) {
         vt h = stated(f, t, j, sp);
         if (h) {
           m = h;
@@ -659,6 +685,8 @@ static vt item(fa *f, const cr_vtype *t) {
   }
   case CR_VT_INTEGER: case CR_VT_FLOAT: case CR_VT_LONG: case CR_VT_DOUBLE:
     return VT(t->tag, 0);
+  case CR_VT_TOP:
+    return VT_HTOP;
   default:
     return VT_TOP;
   }
@@ -674,7 +702,7 @@ static uint32_t slots(const vt *v, uint32_t n, vt *out, uint32_t cap) {
     out[s++] = v[k];
     if (w == 2) out[s++] = VT_TOP;
   }
-  for (uint32_t j = s; j < cap; j++) out[j] = VT_TOP;
+  for (uint32_t j = s; j < cap; j++) out[j] = VT_HTOP;   /* not listed */
   return s;
 }
 
@@ -914,6 +942,7 @@ int cr_an__frames(cr_an *an, cr_body *b, uint32_t nloc, cr_stackmap **smt,
   f->b = b;
   f->d = d;
   f->nloc = nloc;
+  f->onloc = b->code ? b->code->max_locals : 0;
   int rc = build_blocks(f);
   if (rc) return rc;
   if (f->nbl == 0)

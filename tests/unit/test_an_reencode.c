@@ -346,9 +346,10 @@ static void on_missing(void *ctx, const char *name) {
 }
 
 /* Local 1 of merge() at its join: the class names in merge()'s frames. */
-static int frames_mention(cr_class *c, const char *name) {
+static int frames_mention_in(cr_class *c, const char *method,
+                             const char *name) {
   for (uint32_t k = 0; k < c->nmethods; k++) {
-    if (strcmp(cr_member_name(c, &c->methods[k]), "merge") != 0) continue;
+    if (strcmp(cr_member_name(c, &c->methods[k]), method) != 0) continue;
     cr_code *code = cr_member_code(&c->methods[k]);
     cr_attr *at = cr_attrs_find(&code->attrs, CR_ATTR_STACKMAPTABLE);
     cr_xframe *fr;
@@ -366,10 +367,15 @@ static int frames_mention(cr_class *c, const char *name) {
   return 0;
 }
 
-/* merge()'s code without its StackMapTable: the frames are inferred. */
-static void drop_frames(cr_class *c) {
+static int frames_mention(cr_class *c, const char *name) {
+  return frames_mention_in(c, "merge", name);
+}
+
+/* The code of 'method' without its StackMapTable: the frames are
+** inferred. */
+static void drop_frames_of(cr_class *c, const char *method) {
   for (uint32_t k = 0; k < c->nmethods; k++) {
-    if (strcmp(cr_member_name(c, &c->methods[k]), "merge") != 0) continue;
+    if (strcmp(cr_member_name(c, &c->methods[k]), method) != 0) continue;
     cr_attrs *as = &cr_member_code(&c->methods[k])->attrs;
     for (uint32_t j = 0; j < as->n; j++)
       if (as->v[j].kind == CR_ATTR_STACKMAPTABLE) as->v[j--] = as->v[--as->n];
@@ -408,7 +414,7 @@ START_TEST(test_an_reencode__join_and_missing) {
     cr_diag d;
     cr_diag_clear(&d);
     ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
-    if (!stated) drop_frames(c);
+    if (!stated) drop_frames_of(c, "merge");
     cr_reencode_opts o;
     memset(&o, 0, sizeof o);
     o.env.ti = &ti;
@@ -432,6 +438,45 @@ START_TEST(test_an_reencode__join_and_missing) {
       ck_assert(reported);
       ck_assert(!frames_mention(c, "java/util/AbstractList"));
     }
+    cr_arena_free(a);
+    tmap_free(&m);
+    free(b);
+  }
+}
+END_TEST
+
+/* A local the original frame leaves out (out of scope) stays TOP at the
+** join, where data flow would join the two lists to AbstractList: the
+** verifier would then compare, and load, their classes. Without the
+** table the join is inferred. */
+START_TEST(test_an_reencode__stated_top) {
+  for (int stated = 0; stated < 2; stated++) {
+    size_t n;
+    uint8_t *b = tu_fixture("bc/BcFlow", &n);
+    ck_assert_ptr_nonnull(b);
+    tmap m = {0};
+    tmap_add_class(&m, b, n);
+    tmap_put(&m, "java/lang/Object", NULL, 0);
+    tmap_put(&m, "java/util/ArrayList", "java/util/AbstractList", 0);
+    tmap_put(&m, "java/util/LinkedList", "java/util/AbstractSequentialList",
+             0);
+    tmap_put(&m, "java/util/AbstractSequentialList", "java/util/AbstractList",
+             0);
+    tmap_put(&m, "java/util/AbstractList", "java/util/AbstractCollection", 0);
+    tmap_put(&m, "java/util/AbstractCollection", "java/lang/Object", 0);
+    cr_typeinfo ti = {&m, tmap_lookup};
+    cr_arena *a = cr_arena_new();
+    cr_class *c;
+    cr_diag d;
+    cr_diag_clear(&d);
+    ck_assert_int_eq(cr_cf_parse(&c, a, b, n, &d), 0);
+    if (!stated) drop_frames_of(c, "scoped");
+    cr_reencode_opts o;
+    memset(&o, 0, sizeof o);
+    o.env.ti = &ti;
+    ck_assert_msg(cr_reencode(c, &o, &d) == 0, "%s", d.msg);
+    ck_assert_int_eq(frames_mention_in(c, "scoped", "java/util/AbstractList"),
+                     !stated);
     cr_arena_free(a);
     tmap_free(&m);
     free(b);
@@ -633,6 +678,7 @@ static Suite *suite(void) {
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, test_an_reencode__fixtures);
   tcase_add_test(tc, test_an_reencode__join_and_missing);
+  tcase_add_test(tc, test_an_reencode__stated_top);
   tcase_add_test(tc, test_an_reencode__failure_names_method);
   tcase_add_test(tc, test_an_reencode__jdk_java_base);
   suite_add_tcase(s, tc);

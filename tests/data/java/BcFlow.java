@@ -122,6 +122,22 @@ public class BcFlow {
     return l == null ? "null" : l.getClass().getSimpleName();
   }
 
+  /* at the join before the return, javac's frame lists k and r only: the
+  ** list of either branch is out of scope (TOP) */
+  static int scoped(int k) {
+    int r;
+    if (k == 0) {
+      ArrayList<String> a = new ArrayList<>();
+      a.add("x");
+      r = a.size();
+    } else {
+      java.util.LinkedList<String> l = new java.util.LinkedList<>();
+      l.add("y");
+      r = l.size() + k;
+    }
+    return r;
+  }
+
   static Object[] arrays(int k) {
     Object[] a = k > 0 ? new String[] {"s"} : new Integer[] {1};
     int[][] m = new int[2][3];
@@ -153,6 +169,7 @@ public class BcFlow {
     System.out.println("longs " + longs(7, 2.5));
     System.out.println("bump " + new BcFlow(-3).bump(4));
     for (int k = 0; k < 3; k++) System.out.println("merge " + merge(k));
+    System.out.println("scoped " + scoped(0) + scoped(2));
     System.out.println("arrays " + arrays(1)[0] + arrays(0)[0]);
     System.out.println("area " + area(new Sq(3)) + " " + area(new Circ(2)));
     System.out.println("lambdas " + lambdas(3));
