@@ -80,7 +80,9 @@ typedef struct cli_unit {
   char *path;           /* output path (malloc'd) */
   const char *label;    /* short name for progress ("java.base") */
   int single_class;     /* write a bare .class file instead of a jar */
-  int patch;            /* a module's patch jar: gets CLI_PATCH_MARKER */
+  int patch;            /* a module's instrumented patch jar: gets
+                           CLI_PATCH_MARKER (--identity and --copy write
+                           the image's entries only) */
   size_t first, count;  /* tasks [first, first+count) */
 } cli_unit;
 

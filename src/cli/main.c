@@ -953,7 +953,7 @@ int main(int argc, char **argv) {
           if (cur) flush_dups(&pl, ins[i], pl.p.units[pl.p.nunits - 1].path);
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
-          pl.p.units[pl.p.nunits - 1].patch = o.jdk != NULL;
+          pl.p.units[pl.p.nunits - 1].patch = o.jdk != NULL && o.mode == MODE_CCCP;
         }
         /* a patch jar's module-info is ignored, with a warning (JEP 261) */
         if (per_module && o.mode == MODE_CCCP &&

@@ -174,7 +174,13 @@ oracle_setup() {
   oracle_for "$J"; ORACLE_LIB=$A
   expect_exit 0 "JDK $v: its original classes as patch jars (--identity --jdk)" \
     "$REWRITE" -q --identity --jdk "$J" -o "$id"
-  for j in "$id"/*.jar; do zip -q -d "$j" module-info.class >/dev/null 2>&1; done
+  # laid out as the instrumented patch jars: no module-info.class, and the
+  # entry through which the runtime (and open_patches=1) opens them
+  mkdir -p "$T/mark/META-INF" && printf 'cccp\n' >"$T/mark/META-INF/cccp.patch"
+  for j in "$id"/*.jar; do
+    zip -q -d "$j" module-info.class >/dev/null 2>&1
+    (cd "$T/mark" && zip -q "$j" META-INF/cccp.patch)
+  done
   sed -e "s#^java\.base=[^:]*:#java.base=$id/java.base.jar:#" \
       -e "/^java\.base=/!s#^\([a-z0-9.]*\)=.*/\([^/]*\)\$#\1=$id/\2#" \
       "$D/cccp.args" >"$T/oracle$v.args"
