@@ -149,15 +149,15 @@ static const seed builtin[] = {
 #define RULE(k, c, n, d, i, w)                                            \
   {.kind = (k), .cls = (c), .name = (n), .desc = (d), .native = ANY,     \
    .virt = ANY, .sigpoly = ANY, .id = (i), .why = (w)}
-#define REDIRECT(c, fo, fn, fd, tc, tn, td, i, w)                         \
+#define REDIRECT_(c, fo, fn, fd, tc, tn, td, a, i, w)                     \
   {.kind = CR_POL_REDIRECT, .cls = (c), .name = "*", .desc = "*",        \
    .native = ANY, .virt = ANY, .sigpoly = ANY, .from = {fo, fn, fd},     \
-   .to = {tc, tn, td}, .id = (i), .why = (w)}
+   .to = {tc, tn, td}, .after = (a), .id = (i), .why = (w)}
+#define REDIRECT(c, fo, fn, fd, tc, tn, td, i, w)                         \
+  REDIRECT_(c, fo, fn, fd, tc, tn, td, 0, i, w)
 /* the call stays; the filter gets its result (see cr_pol_rule.after) */
 #define AFTER(c, fo, fn, fd, tc, tn, td, i, w)                            \
-  {.kind = CR_POL_REDIRECT, .cls = (c), .name = "*", .desc = "*",        \
-   .native = ANY, .virt = ANY, .sigpoly = ANY, .from = {fo, fn, fd},     \
-   .to = {tc, tn, td}, .after = 1, .id = (i), .why = (w)}
+  REDIRECT_(c, fo, fn, fd, tc, tn, td, 1, i, w)
 #define INSERT(c, n, d, call_, i, w)                                      \
   {.kind = CR_POL_INSERT_CALL, .cls = (c), .name = (n), .desc = (d),     \
    .native = ANY, .virt = ANY, .sigpoly = ANY, .call = (call_),          \
@@ -271,6 +271,7 @@ static const cr_pol_rule builtin_jdk[] = {
        "thread-slot", "the root of the thread's tree"),
 };
 #undef RULE
+#undef REDIRECT_
 #undef REDIRECT
 #undef AFTER
 #undef INSERT
