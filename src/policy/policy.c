@@ -666,11 +666,11 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
       /* the filter takes the call's result, after its one stack operand
       ** when it wants it (its one argument, or the receiver of a call
       ** without arguments), and returns what the call returns */
-      if (fs[fn - 1] == 'V' || fs[fn - 1] == 'J' || fs[fn - 1] == 'D' ||
-          ts[tn - 1] != fs[fn - 1] || ts[tn - 2] != fs[fn - 1] ||
-          (tn == 3 && !(fn == 1 && ts[0] == 'L') &&
-           !(fn == 2 && ts[0] == fs[0] && fs[0] != 'J' && fs[0] != 'D')) ||
-          tn > 3)
+      char res = fs[fn - 1];
+      char x = fn == 1 ? 'L' : fn == 2 ? fs[0] : 0;   /* the operand */
+      if (res == 'V' || res == 'J' || res == 'D' || tn < 2 || tn > 3 ||
+          ts[tn - 1] != res || ts[tn - 2] != res ||
+          (tn == 3 && (ts[0] != x || x == 'J' || x == 'D')))
         return bad(d, r, "with after, to must take what from returns (after "
                          "the call's one argument or receiver, if any) and "
                          "return it");

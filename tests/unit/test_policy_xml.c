@@ -523,6 +523,10 @@ START_TEST(test_policy_xml__bad_files) {
       "</policy>", CR_EFORMAT, "with after, to must take what from returns");
   bad("<policy><redirect from='a/B.c(I)I' to='x/Y.z(III)I' after='1'/>"
       "</policy>", CR_EFORMAT, "with after, to must take what from returns");
+  bad("<policy><redirect from='a/B.c()I' to='x/Y.z()I' after='1'/>"
+      "</policy>", CR_EFORMAT, "with after, to must take what from returns");
+  bad("<policy><redirect from='a/B.c(J)I' to='x/Y.z(JI)I' after='1'/>"
+      "</policy>", CR_EFORMAT, "with after, to must take what from returns");
   bad("<policy><redirect from='a/B.c(I)I' to='x/Y.z(I)I' after='2'/>"
       "</policy>", CR_EFORMAT, "after=\"2\" must be 0 or 1");
   bad("<policy><upcall name='x' after='1'/></policy>", CR_EFORMAT,
