@@ -198,6 +198,13 @@ static const cr_pol_rule builtin_jdk[] = {
         "the default serialVersionUID depends on whether the class has a "
         "<clinit>, which the rewriter may add: the filter answers for the "
         "original class"),
+  AFTER("java/lang/NullPointerException", "java/lang/NullPointerException",
+        "getExtendedNPEMessage", "()Ljava/lang/String;", "cccp/rt/Reflect",
+        "npeMessage", "(Ljava/lang/String;)Ljava/lang/String;",
+        "npe-message",
+        "the VM's helpful message (JDK 14+) names the called methods by "
+        "their parameters, and instrumented code calls twins: the filter "
+        "leaves out their cccp.rt.CC"),
   /* Throwable.getOurStackTrace: JDK 25, JDK 17 */
   AFTER("java/lang/Throwable", "java/lang/StackTraceElement", "of",
         "(Ljava/lang/Object;I)" STE, "cccp/rt/Reflect", "frames",
@@ -397,6 +404,13 @@ const char cr_policy_doc[] =
 "  reflection the default is computed, and without the filter it differs\n"
 "  from the original: instances serialized by an uninstrumented JVM no\n"
 "  longer read back (InvalidClassException), nor the other way round.\n"
+"npe-message  <redirect after=\"1\"> in java.lang.NullPointerException:\n"
+"  the message getExtendedNPEMessage makes (JDK 14+, the VM's helpful\n"
+"  message) goes to cccp/rt/Reflect. The VM names the call that failed,\n"
+"  and the call whose result was null, by the called method's parameter\n"
+"  types, and instrumented code calls twins: without it the program reads\n"
+"  'Cannot invoke \"C.m(int, cccp.rt.CC)\"' where the original reads\n"
+"  'Cannot invoke \"C.m(int)\"'.\n"
 "stack-trace-filter  <redirect> in Throwable and Thread: the calls that\n"
 "  make stack traces (StackTraceElement.of in Throwable.getOurStackTrace:\n"
 "  of(Throwable, int) on JDK 17, of(Object, int) on 25; another thread's\n"

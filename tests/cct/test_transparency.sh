@@ -5,6 +5,7 @@
 # serialVersionUID) and what stack walks show (printStackTrace,
 # StackWalker, Thread.getStackTrace indexed; also inside lambdas and method
 # references implementing an interface of the program, and a native method)
+# and what helpful NullPointerException messages say of the calls
 # are byte-identical to the plain run, on JDK 17 and 25. The program is tests/programs/transparent.
 # A run without the runtime's agent must differ (the suite can fail).
 #
@@ -52,5 +53,7 @@ for J in "${JDKS[@]}"; do
     grep -q "cccp.rt.CC" "$d/noagent.txt"
   check "JDK $v: without the agent, the interface's twin shows under a lambda" \
     grep -q "at tp.Lambdas\$Fn.apply(Lambdas.java:65535)" "$d/noagent.txt"
+  check "JDK $v: without the agent, a NullPointerException's message names a twin" \
+    grep -q 'npe: Cannot invoke "tp.Messages$Area.area(int, cccp.rt.CC)"' "$d/noagent.txt"
 done
 finish

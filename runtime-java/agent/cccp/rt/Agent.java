@@ -33,8 +33,12 @@ import java.util.function.Predicate;
  *    and retransforms Throwable, Thread, StackWalker and
  *    StackStreamFactory$StackFrameTraverser so that the stack traces and
  *    walks they make leave out the frames of twins forwarding a call.
+ * 4. retransforms java.lang.NullPointerException so that getMessage reads
+ *    the VM's helpful message (JDK 14+) through the filter, which leaves
+ *    out the parameter of the twins it names (Hidden.untwin).
  * Nothing else of the JDK is touched. A failure is reported on stderr and
- * leaves reflection, or stack walks, as they are (the program still runs).
+ * leaves reflection, stack walks or messages as they are (the program
+ * still runs).
  */
 public final class Agent {
   static final String FILTER = "java/lang/CccpHidden";
@@ -60,6 +64,28 @@ public final class Agent {
       System.err.println("cccp: stack traces may show forwarding frames: "
                          + e);
     }
+    try {
+      messages(inst);
+    } catch (Throwable e) {
+      System.err.println("cccp: messages of NullPointerExceptions may name "
+                         + "cccp.rt.CC: " + e);
+    }
+  }
+
+  /*
+  ** Helpful NullPointerException messages (JDK 14 and later) name the
+  ** methods of the failed call by their parameters, a twin's with the
+  ** added cccp.rt.CC: getMessage reads the message through the filter.
+  */
+  static void messages(Instrumentation inst) throws Throwable {
+    if (Runtime.version().feature() < 14) return;
+    final Map<String, PatchClass.Edit[]> edits = new HashMap<>();
+    edits.put("java/lang/NullPointerException", new PatchClass.Edit[] {
+        new PatchClass.Edit(
+            "java/lang/NullPointerException.extendedMessage:Ljava/lang/String;",
+            PatchClass.GETFIELD, "npeMessage",
+            "(Ljava/lang/NullPointerException;)Ljava/lang/String;")});
+    retransform(inst, edits, NullPointerException.class);
   }
 
   static void install(Instrumentation inst) throws Throwable {

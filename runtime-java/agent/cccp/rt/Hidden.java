@@ -110,6 +110,47 @@ public final class Hidden {
     return false;
   }
 
+  /* NullPointerException.extendedMessage, found when first needed */
+  private static MethodHandle NPE_MESSAGE;
+
+  /**
+   * In place of NullPointerException.getMessage's read of its field
+   * extendedMessage (JDK 14 and later): the message the VM made, by
+   * 'untwin'.
+   */
+  public static String npeMessage(NullPointerException e) throws Throwable {
+    MethodHandle h = NPE_MESSAGE;
+    if (h == null)
+      NPE_MESSAGE = h = MethodHandles
+          .privateLookupIn(NullPointerException.class, MethodHandles.lookup())
+          .findGetter(NullPointerException.class, "extendedMessage",
+                      String.class);
+    return untwin((String) h.invokeExact(e));
+  }
+
+  private static final String CC_PARAM = "cccp.rt.CC)";
+
+  /**
+   * A helpful NullPointerException message without the parameter twins
+   * add. The VM names the call that failed, and the call whose result was
+   * null, by the called method's parameter types, and instrumented code
+   * calls twins: "Cannot invoke \"C.m(int, cccp.rt.CC)\"" becomes
+   * "Cannot invoke \"C.m(int)\"". 'm' itself when it names no twin.
+   */
+  static String untwin(String m) {
+    if (m == null || m.indexOf(CC_PARAM) < 0) return m;
+    StringBuilder b = new StringBuilder(m.length());
+    int from = 0;
+    for (int i; (i = m.indexOf(CC_PARAM, from)) >= 0;) {
+      int cut = i > 0 && m.charAt(i - 1) == '(' ? i
+                : i > 1 && m.startsWith(", ", i - 2) ? i - 2 : -1;
+      int end = i + CC_PARAM.length() - 1;   /* keeps the ')' */
+      b.append(m, from, cut < 0 ? end : cut);
+      from = end;
+    }
+    return b.append(m, from, m.length()).toString();
+  }
+
   /* 'ms' without the added members ('ms' itself when there are none). */
   static Member[] strip(Member[] ms) {
     int n = 0;

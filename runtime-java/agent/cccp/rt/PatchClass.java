@@ -10,12 +10,13 @@ import java.io.IOException;
 
 /**
  * Redirects calls in a JDK class to a filter (java.lang.CccpHidden,
- * java.lang.CccpFrames): each edit names a Methodref of the class and the
- * invoke opcode that uses it, and the filter method that takes its place
+ * java.lang.CccpFrames): each edit names a Methodref (or Fieldref) of the
+ * class and the opcode that uses it, and the filter method that takes its place
  * with the same stack effect: "invokevirtual C.m(A)R" becomes
  * "invokestatic F.m'(C, A)R", "invokestatic C.m(A)R" becomes
- * "invokestatic F.m'(A)R", and "invokeinterface I.m(A)R" becomes
- * "invokestatic F.m'(I, A)R; nop; nop". Instruction lengths do not
+ * "invokestatic F.m'(A)R", "invokeinterface I.m(A)R" becomes
+ * "invokestatic F.m'(I, A)R; nop; nop", and a field read, "getfield
+ * C.f:T", becomes "invokestatic F.m'(C)T". Instruction lengths do not
  * change: only the constant pool grows (appended entries) and the bytes
  * of each call change, so that no offset, frame or table of the class
  * moves.
@@ -44,8 +45,8 @@ final class PatchClass {
     }
   }
 
-  static final int INVOKEVIRTUAL = 0xb6, INVOKESTATIC = 0xb8,
-      INVOKEINTERFACE = 0xb9;
+  static final int GETFIELD = 0xb4, INVOKEVIRTUAL = 0xb6,
+      INVOKESTATIC = 0xb8, INVOKEINTERFACE = 0xb9;
 
   private PatchClass() {}
 
@@ -137,7 +138,7 @@ final class PatchClass {
                            int shift, Edit[] edits) {
     for (int pc = 0; pc < len;) {
       int at = start + pc, op = c.u1(at);
-      if (op == INVOKEVIRTUAL || op == INVOKESTATIC
+      if (op == GETFIELD || op == INVOKEVIRTUAL || op == INVOKESTATIC
           || op == INVOKEINTERFACE) {
         int idx = c.u2(at + 1);
         for (Edit e : edits) {

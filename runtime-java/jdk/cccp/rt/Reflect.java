@@ -80,6 +80,18 @@ public final class Reflect {
     }
   }
 
+  /** After NullPointerException.getExtendedNPEMessage in getMessage: the
+   *  message without the twins' parameter (Hidden.untwin). */
+  public static String npeMessage(String m) {
+    if (m == null) return null;
+    CC prev = CC.set(null);
+    try {
+      return Hidden.untwin(m);
+    } finally {
+      CC.set(prev);
+    }
+  }
+
   /** Whether the current thread runs the runtime's own work (see
    *  java.lang.CccpFrameInfo). */
   public static boolean ownWork() {
