@@ -186,6 +186,8 @@ typedef struct cr_cmp_opts {
   size_t nhide;             /*   like VM upcalls (an agent's blind spots) */
   const char *const *prune; /* frames left out on both sides with all the */
   size_t nprune;            /*   calls under them (same forms as 'hide') */
+  const char *const *prune_root; /* the same, only where called at a */
+  size_t nprune_root;            /*   thread's root */
 } cr_cmp_opts;
 
 /* One context whose calls differ. 'path' is "frame > frame > ...", frames

@@ -197,7 +197,8 @@ static uint32_t child(cmp *c, uint32_t parent, uint32_t k) {
 ** collapsed generated frame is runtime machinery: application frames
 ** under it attach to its caller, library frames under it are library
 ** internals. A hidden VM upcall is treated the same way. A pruned
-** frame is left out with everything under it ('at' is PRUNED).
+** frame is left out with everything under it ('at' is PRUNED); a frame
+** pruned at the root only where its node is a thread's first frame.
 */
 #define PRUNED UINT32_MAX
 
@@ -219,17 +220,21 @@ static int fold(cmp *c, const cr_profile *p, int s) {
     if (named(c->o->prune, c->o->nprune, p->methods[m].cls,
               p->methods[m].name))
       gen[m] = 2;
+    else if (named(c->o->prune_root, c->o->nprune_root, p->methods[m].cls,
+                   p->methods[m].name))
+      gen[m] |= 4;
   }
   for (size_t i = 1; i <= p->nnodes; i++) {
     const cr_prof_node *n = &p->nodes[i];
     uint32_t pat = n->parent ? at[n->parent] : 0;
     int pcapp = n->parent ? capp[n->parent] : 0;
     int app = c->keys[kof[n->method]].app;
-    if (gen[n->method] == 2 || (n->parent && at[n->parent] == PRUNED)) {
+    if (gen[n->method] == 2 || (!n->parent && (gen[n->method] & 4)) ||
+        (n->parent && at[n->parent] == PRUNED)) {
       at[i] = PRUNED;                   /* left out with its subtree */
       continue;
     }
-    if (gen[n->method]) {
+    if (gen[n->method] & 3) {
       at[i] = pat;
       capp[i] = 0;
       continue;

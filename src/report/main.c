@@ -137,6 +137,8 @@ static const cmd cmds[] = {
    "      --prune CLS.NAME   leave out the frames of method CLS.NAME and\n"
    "                         every call under them, on both sides\n"
    "                         (repeatable; PREFIX* as for --hide)\n"
+   "      --prune-root CLS.NAME  the same, only where CLS.NAME is called\n"
+   "                         at a thread's root (repeatable)\n"
    "      --library-by-name  with --app-prefix: library frames match by\n"
    "                         name and descriptor\n"
    "      --expect FILE      check profile P against FILE (lines\n"
@@ -210,7 +212,7 @@ enum {
   O_VERSION = 'V',
   O_MERGE = 256, O_SORT, O_MIN, O_INCLUDE, O_EXCLUDE, O_METHODS,
   O_CONTEXTS, O_DEPTH, O_COLOR, O_TITLE, O_APP, O_COLLAPSE, O_UPCALLS,
-  O_HIDE, O_PRUNE, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME
+  O_HIDE, O_PRUNE, O_PRUNE_ROOT, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME
 };
 
 typedef struct opt {
@@ -241,6 +243,7 @@ static const opt opts[] = {
   {{"hide-vm-upcalls", no_argument, NULL, O_UPCALLS}, C_COMPARE},
   {{"hide", required_argument, NULL, O_HIDE}, C_COMPARE},
   {{"prune", required_argument, NULL, O_PRUNE}, C_COMPARE},
+  {{"prune-root", required_argument, NULL, O_PRUNE_ROOT}, C_COMPARE},
   {{"library-by-name", no_argument, NULL, O_BYNAME}, C_COMPARE},
   {{"top", required_argument, NULL, O_TOP}, C_COMPARE},
   {{"min-overlap", required_argument, NULL, O_MINOV}, C_COMPARE},
@@ -355,6 +358,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     case O_UPCALLS: o->cmp.hide_vm_upcalls = 1; break;
     case O_HIDE: o->hide[o->cmp.nhide++] = a; break;
     case O_PRUNE: o->prune[o->cmp.nprune++] = a; break;
+    case O_PRUNE_ROOT: o->prune_root[o->cmp.nprune_root++] = a; break;
     case O_BYNAME: o->cmp.library_by_name = 1; break;
     case O_TOP:
     top:
@@ -499,8 +503,10 @@ int main(int argc, char **argv) {
   o.app = calloc((size_t)argc, sizeof *o.app);
   o.hide = calloc((size_t)argc, sizeof *o.hide);
   o.prune = calloc((size_t)argc, sizeof *o.prune);
+  o.prune_root = calloc((size_t)argc, sizeof *o.prune_root);
   int st;
-  if (!o.include || !o.exclude || !o.app || !o.hide || !o.prune) {
+  if (!o.include || !o.exclude || !o.app || !o.hide || !o.prune ||
+      !o.prune_root) {
     rp_error("out of memory");
     st = RP_EXIT_OUTPUT;
     goto out;
@@ -509,6 +515,7 @@ int main(int argc, char **argv) {
   o.cmp.app_prefix = o.app;
   o.cmp.hide = o.hide;
   o.cmp.prune = o.prune;
+  o.cmp.prune_root = o.prune_root;
   st = RP_EXIT_USAGE;
   if (c->bit == C_COMPARE) {
     size_t want = o.expect || o.contexts ? 1 : 2;
@@ -554,5 +561,6 @@ out:
   free(o.app);
   free(o.hide);
   free(o.prune);
+  free(o.prune_root);
   return st;
 }

@@ -56,6 +56,7 @@ typedef struct rp_opts {
   const char **app;      /* --app-prefix */
   const char **hide;     /* --hide */
   const char **prune;    /* --prune */
+  const char **prune_root; /* --prune-root */
   double min_overlap;    /* -1 = none */
   const char *expect;    /* --expect FILE */
   int contexts;          /* --contexts */

@@ -497,6 +497,23 @@ contexts: A 6, B 3, common 3, differing 3
   A 2  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I > app/Main.fib(I)I
   A 1  B 0  app/Main.main([Ljava/lang/String;)V > app/Main.fib(I)I
 EOF
+# Pruning Worker.run where a thread starts with it leaves out its 10 calls
+# on each side: A 83, B 86; the five common contexts give 1/86 + 10/83 +
+# 20/86 + 40/86 + 5/86 = 88.7924%. Main.work is never a thread's first
+# frame: pruned at the root it stays everywhere (89.9194%, as above).
+golden "compare --prune-root app/Worker.run" \
+  "$REPORT" compare --prune-root app/Worker.run -n 1 small.xml small-b.xml <<'EOF'
+overlap: 88.7924%
+calls: A 83, B 86
+contexts: A 8, B 5, common 5, differing 4
+  A 10  B 20  app/Main.main([Ljava/lang/String;)V > app/Main.work()V
+EOF
+golden "compare --prune-root app/Main.work: not at a root, kept" \
+  "$REPORT" compare --prune-root app/Main.work --top 0 small.xml small-b.xml <<'EOF'
+overlap: 89.9194%
+calls: A 93, B 96
+contexts: A 11, B 8, common 8, differing 4
+EOF
 golden "compare a profile with itself: 100%" "$REPORT" compare --top 0 small.xml small.xml <<'EOF'
 overlap: 100.0000%
 calls: A 93, B 93
