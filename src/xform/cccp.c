@@ -1998,7 +1998,15 @@ static int do_method(xf *x, uint32_t k) {
   /* HotSpot drops a '<clinit>' that is just 'return' when it parses the
   ** class: it never runs, so it gets no node either */
   const cr_code *cd = code->u.code;
-  if (clinit && cd && cd->code_len == 1 && cd->code[0] == 0xb1) return 0;
+  int empty = cd && cd->code_len == 1 && cd->code[0] == 0xb1;
+  if (clinit && empty) return 0;
+  /* HotSpot also reads a 'finalize()V' that is just 'return' as "no
+  ** finalizer" (a subclass's cancels its superclass's): instrumented, the
+  ** class's instances would be registered for finalization (every enum,
+  ** through Enum.finalize). It stays as it is; a twin gets the node. */
+  int nofin = empty && strcmp(name, "finalize") == 0 &&
+              strcmp(desc, "()V") == 0;
+  if (nofin && !ovl) return 0;
   x->tally = 1;
   if (!ovl) {                   /* OSI only */
     int rc = instrument(x, m, OSI, name, desc, &md);
@@ -2009,7 +2017,7 @@ static int do_method(xf *x, uint32_t k) {
   }
   /* overloadable: ESI twin, then N2B (wrappable) or OSI in place */
   cr_attr tcode = *code;
-  wrap = wrap && x->o->n2b;
+  wrap = wrap && x->o->n2b && !nofin;
   if (!wrap) {
     cr_attr *cc = copy_code_attr(x, k);
     if (!cc) return oom(x);
@@ -2019,7 +2027,7 @@ static int do_method(xf *x, uint32_t k) {
                              &tcode, m);
   if (!tw) return x->err;
   if ((hf & CR_HM_CALLER_SENSITIVE) && caller_sensitive(x, tw)) return x->err;
-  x->sh.m = wrap ? NULL : m;
+  x->sh.m = wrap || nofin ? NULL : m;
   x->sh.b = NULL;
   int rc = instrument(x, tw, ESI, name, desc, &md);
   x->sh.m = NULL;
@@ -2043,7 +2051,7 @@ static int do_method(xf *x, uint32_t k) {
       return x->err;
     }
     x->o->nn2b++;
-  } else {
+  } else if (!nofin) {          /* (an empty finalize stays 'return') */
     x->tally = 0;               /* the twin's body counted them */
     rc = instrument(x, m, OSI, name, desc, &md);
     x->sh.b = NULL;

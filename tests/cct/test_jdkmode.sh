@@ -219,6 +219,13 @@ for J in "${JDKS[@]}"; do
   if cmp -s "$T/tp-plain" "$T/tp-inst"; then
     pass "JDK $v: the transparency program prints the same ($(wc -l <"$T/tp-plain") lines)"
   else fail "JDK $v: the transparency program differs"; diff "$T/tp-plain" "$T/tp-inst" | head -10 | sed 's/^/       /'; fi
+  # Enum.finalize() is just 'return', which HotSpot reads as no finalizer:
+  # it stays so, and no enum constant (tp.Color's) is registered for
+  # finalization
+  frames "$T/tp.xml" >"$T/f"
+  check "JDK $v: enum constants are made, not registered for finalization" \
+    bash -c "grep -q 'tp/Color\.<clinit>;tp/Color\.<init>;java/lang/Enum\.<init>' '$T/f' &&
+             ! grep -q 'java/lang/Enum\.<init>;java/lang/Object\.<init>;java/lang/ref/Finalizer\.register' '$T/f'"
 
   # the runtime loads no class the program does not: choosing the method
   # of a receiver's class for the JDK's hashCode call reads the class's

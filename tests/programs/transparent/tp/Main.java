@@ -82,5 +82,6 @@ public class Main {
     System.out.println("new Point " + new Point(1, 2).scale(3) + " " + Shape.unit().name().isEmpty());
     Lambdas.run();
     Messages.run();
+    Finals.run();
   }
 }
