@@ -707,18 +707,38 @@ static int options(const char *opt) {
   return 0;
 }
 
+/*
+** The loaded class of signature 'sig' ("Ljava/lang/Module;"), or NULL.
+** Not JNI FindClass: with no Java frame on the stack it asks the
+** application class loader, whose map of class loading locks then holds
+** the name before the program runs (and grows at other classes).
+*/
+static jclass loaded(jvmtiEnv *e, const char *sig) {
+  jint n = 0;
+  jclass *cs = NULL, found = NULL;
+  if ((*e)->GetLoadedClasses(e, &n, &cs) != JVMTI_ERROR_NONE) return NULL;
+  for (jint i = 0; i < n && !found; i++) {
+    char *s = NULL;
+    if ((*e)->GetClassSignature(e, cs[i], &s, NULL) == JVMTI_ERROR_NONE &&
+        strcmp(s, sig) == 0)
+      found = cs[i];
+    (*e)->Deallocate(e, (unsigned char *)s);
+  }
+  (*e)->Deallocate(e, (unsigned char *)cs);
+  return found;
+}
+
 /* open_patches=1: Module.getResourceAsStream of the name every patch jar
 ** of cccp-rewrite --jdk holds (the image's own reader stays closed),
 ** for each module of the boot layer, with this thread's events ignored */
 static void JNICALL on_vm_init(jvmtiEnv *e, JNIEnv *jni, jthread t) {
-  (void)e;
   (void)t;
   if (!open_patches) return;
   muted = jni;
-  jclass ml = (*jni)->FindClass(jni, "java/lang/ModuleLayer");
-  jclass co = (*jni)->FindClass(jni, "java/util/Collection");
-  jclass mo = (*jni)->FindClass(jni, "java/lang/Module");
-  jclass is = (*jni)->FindClass(jni, "java/io/InputStream");
+  jclass ml = loaded(e, "Ljava/lang/ModuleLayer;");
+  jclass co = loaded(e, "Ljava/util/Collection;");
+  jclass mo = loaded(e, "Ljava/lang/Module;");
+  jclass is = loaded(e, "Ljava/io/InputStream;");
   jmethodID boot = ml ? (*jni)->GetStaticMethodID(jni, ml, "boot",
                                                  "()Ljava/lang/ModuleLayer;") : 0;
   jmethodID mods = ml ? (*jni)->GetMethodID(jni, ml, "modules",
