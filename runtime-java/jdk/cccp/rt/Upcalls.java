@@ -20,9 +20,11 @@ import java.util.stream.Stream;
  * method asks here for its caller's node: the stack is walked from the
  * method the JVM interrupted down to the frame of the slot's node, and
  * the nodes of the frames in between, which their entries made, are found
- * again as children, one level per frame. When that fails (a frame with
- * no node, a stack too deep to walk) the slot's node is the answer, as it
- * is for every other wrapper.
+ * again as children, one level per frame (frames of classes that are not
+ * instrumented, such as a script's compiled classes, have none and are
+ * passed over). When that fails (an instrumented frame with no node, a
+ * stack too deep to walk) the slot's node is the answer, as it is for
+ * every other wrapper.
  */
 final class Upcalls {
   /** Frames walked at most. */
@@ -67,12 +69,15 @@ final class Upcalls {
   private static final class Frame {
     final StackWalker.StackFrame f;
     final String cls, name;
+    /* a method without a node of its own (see Collect) */
+    final boolean bare;
     private String desc;
 
-    Frame(StackWalker.StackFrame f, String cls) {
+    Frame(StackWalker.StackFrame f, String cls, boolean bare) {
       this.f = f;
       this.cls = cls;
       this.name = f.getMethodName();
+      this.bare = bare;
     }
 
     boolean named(int mid) {
@@ -96,10 +101,14 @@ final class Upcalls {
     }
   }
 
-  /* The frames below the wrapper that asks, top first, that may have
-  ** nodes: the runtime's frames, the wrapper's, forwarding twins and
-  ** classes without nodes (made at run time, of modules that are not
-  ** instrumented) left out; null past DEPTH. */
+  /* The frames below the wrapper that asks, top first: the runtime's
+  ** frames, the wrapper's and forwarding twins left out; methods that
+  ** are not instrumented (of classes made at run time, of modules that
+  ** are not patched, or not registered as instrumented: a script's
+  ** compiled classes) marked bare: they make no node on entry, but the
+  ** slot's node may be theirs (the node of an instrumented call site
+  ** that called them, which they then called back from). Null past
+  ** DEPTH. */
   private static final class Collect
       implements Function<Stream<StackWalker.StackFrame>, ArrayList<Frame>> {
     @Override
@@ -116,10 +125,12 @@ final class Upcalls {
           wrapper = false;
           continue;
         }
-        if (f.getLineNumber() == FORWARD || Select.generated(c)
-            || (Slots.jdkClass(c) == 0 && c != Object.class))
-          continue;
-        out.add(new Frame(f, c.getName().replace('.', '/')));
+        if (f.getLineNumber() == FORWARD) continue;
+        int jdk = Slots.jdkClass(c);
+        boolean bare = Select.generated(c)
+            || (jdk == 0 && c != Object.class)
+            || (jdk < 0 && !CC.Registry.app(c.getName() + '.' + f.getMethodName()));
+        out.add(new Frame(f, c.getName().replace('.', '/'), bare));
       }
       return out;
     }
@@ -133,7 +144,8 @@ final class Upcalls {
     for (int k = 0; k <= n; k++) {
       if (k < n ? s.mid <= 0 || !f.get(k).named(s.mid) : s.mid > 0) continue;
       CC node = s;
-      for (int j = k - 1; j >= 0 && node != null; j--) node = child(node, f.get(j));
+      for (int j = k - 1; j >= 0 && node != null; j--)
+        if (!f.get(j).bare) node = child(node, f.get(j));
       if (node != null) return node;
     }
     return s;
