@@ -85,7 +85,7 @@ JOP_FIXTURE_STAMP := $(BUILD)/fixtures-jop/.stamp
 JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
 
 .PHONY: all check check-integration check-asan check-full unit headers asan \
-  asan-build asan-unit asan-suites install \
+  asan-build asan-unit asan-suites install uninstall \
   clean bench bench-micro fixtures deps demo tools valgrind check-report jop-examples
 all: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR)
 
@@ -265,7 +265,12 @@ asan-suites: asan-build
 	  bash tests/run-integration.sh tests/cli/test_cli.sh \
 	  tests/report/test_report.sh tests/hostile/test_hostile.sh
 
-install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(RT_JDK_JAR)
+# FHS places under PREFIX (staged under DESTDIR): the tools find their
+# runtime at ../share/cccp from their own directory.
+INSTALLED := bin/cccp-rewrite bin/cccp-report share/cccp/cccp-rt.jar \
+  share/cccp/cccp-rt-jdk.jar share/man/man1/cccp-rewrite.1 \
+  share/man/man1/cccp-report.1 share/man/man5/cccp-profile.5
+install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/cccp
 	install -m 755 $(BIN) $(REPORT) $(DESTDIR)$(PREFIX)/bin/
@@ -273,6 +278,11 @@ install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(RT_JDK_JAR)
 	install -m 644 man/cccp-rewrite.1 man/cccp-report.1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/cccp-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+
+# Removes the files 'install' wrote, and share/cccp once empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	-rmdir $(DESTDIR)$(PREFIX)/share/cccp 2>/dev/null
 
 # The rewriter's throughput against ASM, then the run-time cost of
 # instrumented runs of real applications (about 12 minutes on 2 cores).
