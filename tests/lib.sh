@@ -9,6 +9,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REWRITE="${CCCP_REWRITE:-$ROOT/bin/cccp-rewrite}"
 REPORT="${CCCP_REPORT:-$ROOT/bin/cccp-report}"
 TOOLS="$ROOT/$BUILD/tools"
+# the cached JDK summaries of the rewriters under test, kept with the build
+# (the user's own cache folder is left alone)
+export XDG_CACHE_HOME=${CCCP_TEST_CACHE:-$ROOT/$BUILD/cache}
 
 pass() { passed=$((passed + 1)); echo "  ok   $*"; }
 fail() { failed=$((failed + 1)); echo "  FAIL $*"; }

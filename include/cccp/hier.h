@@ -304,7 +304,8 @@ void cr_hier_summary(const cr_hier *h, char *buf, size_t n);
 ** flags and annotations) and the answers, so that an application can be
 ** analysed against an instrumented JDK without reading it again. Format:
 ** "CCCPHIER" magic, version, payload length and CRC-32, then a string
-** table and the classes (big-endian, see hier_io.c).
+** table and the classes (big-endian, see hier_io.c). Classes added with
+** input index CR_HIER_EXTERNAL are left out.
 **
 ** 'cr_hier_load' adds the classes of a summary as if by
 ** 'cr_hier_add_class' (same kind and order as when saved), before
@@ -315,10 +316,21 @@ void cr_hier_summary(const cr_hier *h, char *buf, size_t n);
 ** the change is counted as a conflict ('cr_hier_conflict'). Truncated or
 ** corrupt files are CR_EFORMAT and add nothing.
 */
+/* A file at 'path' that already holds these bytes is left untouched. */
 int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d);
 /* The same bytes written to stream 'f' (the caller makes the file). */
 int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d);
 int cr_hier_load(cr_hier *h, const char *path, cr_diag *d);
+/*
+** The same from the file's bytes in memory ('path' names them in errors);
+** with 'input' >= 0 the classes take that input index (the high half of
+** their order) instead of the one saved.
+*/
+int cr_hier_load_mem(cr_hier *h, const uint8_t *buf, size_t len,
+                     const char *path, int64_t input, cr_diag *d);
+/* The input index of classes that summaries leave out: a JDK read as a
+** library, which every run finds again (the default JDK, its cache). */
+#define CR_HIER_EXTERNAL 0xffffffffu
 size_t cr_hier_conflict_count(const cr_hier *h);
 /* Conflict 'i': the method whose answer changed. */
 const cr_hmethod *cr_hier_conflict(const cr_hier *h, size_t i);

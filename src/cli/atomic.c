@@ -65,3 +65,17 @@ void cli_atomic_abort(cli_afile *af) {
   af->f = NULL;
   unlink(af->tmp);
 }
+
+int cli_mkdirs(const char *path, unsigned mode) {
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  if (mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+  struct stat st;
+  return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}

@@ -5,6 +5,7 @@
 #ifndef CCCP_CLI_H
 #define CCCP_CLI_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -61,6 +62,9 @@ typedef struct cli_opts {
   int count_allocs;         /* --count-allocations */
   int compact_above;        /* --compact-above N (0: default) */
   const struct cr_jop_model *jopm;  /* the model of --jop, or NULL */
+  int no_jdk_cache;         /* --no-jdk-cache */
+  const char *jdk_lib;      /* a --classpath JDK image, read through the
+                               cache instead of as a class-path entry */
 } cli_opts;
 
 /* One entry to process: input 'in', entry index 'idx', output unit;
@@ -355,6 +359,31 @@ typedef struct cli_afile {
 int cli_atomic_open(cli_afile *af, const char *path, cr_diag *d);
 int cli_atomic_commit(cli_afile *af, cr_diag *d);   /* closes */
 void cli_atomic_abort(cli_afile *af);               /* closes, unlinks */
+/* mkdir -p, new folders with 'mode'; 0 if 'path' is then a folder. */
+int cli_mkdirs(const char *path, unsigned mode);
+
+/*
+** The summary of a JDK image's classes as a library, cached in the user's
+** cache folder (jdkcache.c): open (the key and the entry's path; -1 when
+** there is no cache folder, 'why' says why), load into a hierarchy not
+** yet linked (0; -1 when absent or not valid, 'why' says what was wrong
+** when there was an entry; CR_ENOMEM), lock the entry against other
+** processes while building it, store a built hierarchy atomically.
+*/
+typedef struct cli_jdk_cache {
+  char key[2 * PATH_MAX + 256]; /* the entry's first line */
+  char dir[PATH_MAX];
+  char path[PATH_MAX + 64];
+  char why[600];
+  int lock;                     /* descriptor of the lock file, or -1 */
+} cli_jdk_cache;
+struct cr_hier;
+int cli_jdk_cache_open(cli_jdk_cache *c, const char *img);
+int cli_jdk_cache_load(cli_jdk_cache *c, struct cr_hier *h, cr_diag *d);
+void cli_jdk_cache_lock(cli_jdk_cache *c);
+void cli_jdk_cache_unlock(cli_jdk_cache *c);
+int cli_jdk_cache_store(cli_jdk_cache *c, const struct cr_hier *lib,
+                        cr_diag *d);
 
 /*
 ** What --jdk -o DIR writes from the analysed hierarchy alone, the method

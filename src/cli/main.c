@@ -118,6 +118,8 @@ static const char usage_text[] =
     "      --emit-summary F   save the hierarchy and analysis of the inputs\n"
     "      --summary F        load a saved summary instead of re-reading\n"
     "                         those classes (repeatable)\n"
+    "      --no-jdk-cache     read the JDK's classes from its image, not\n"
+    "                         from the summary kept in ~/.cache/cccp\n"
     "  -l, --level N          deflate level of output entries, 0 (store) to\n"
     "                         9 (default 1, fast)\n"
     "      --max-entry-size N refuse entries larger than N bytes\n"
@@ -426,20 +428,6 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int mkdirs(const char *path) {
-  char buf[PATH_MAX];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    *p = '/';
-  }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-  struct stat st;
-  return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
 /* Append 's' to a growable array of strings. */
 static void push(const char ***arr, size_t *n, const char *s) {
   *arr = xrealloc((void *)*arr, (*n + 1) * sizeof **arr);
@@ -472,6 +460,8 @@ static void close_all(cli_inputs *ins, cli_inputs *cp, cli_opts *o) {
   cr_free((void *)o->classpath);
   cr_free((void *)o->policies);
   cr_free((void *)o->summaries);
+  cr_free((void *)o->jdk_lib);
+  o->jdk_lib = NULL;
   cr_io_release_caches();
 }
 
@@ -497,7 +487,7 @@ int main(int argc, char **argv) {
     OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP,
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
-    OPT_COUNT_ALLOC, OPT_COMPACT
+    OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -522,6 +512,7 @@ int main(int argc, char **argv) {
       {"report", required_argument, NULL, OPT_REPORT},
       {"emit-summary", required_argument, NULL, OPT_EMIT_SUMMARY},
       {"summary", required_argument, NULL, OPT_SUMMARY},
+      {"no-jdk-cache", no_argument, NULL, OPT_NO_JDK_CACHE},
       {"jdk", required_argument, NULL, OPT_JDK},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
@@ -620,6 +611,7 @@ int main(int argc, char **argv) {
       break;
     case OPT_POLICY: push(&o.policies, &o.npolicies, optarg); break;
     case OPT_SUMMARY: push(&o.summaries, &o.nsummaries, optarg); break;
+    case OPT_NO_JDK_CACHE: o.no_jdk_cache = 1; break;
     case OPT_PRINT_POLICY: o.print_policy = 1; break;
     case OPT_REPORT: o.report = optarg; break;
     case OPT_EMIT_SUMMARY: o.emit_summary = optarg; break;
@@ -734,7 +726,14 @@ int main(int argc, char **argv) {
     char img[PATH_MAX];
     const char *path = o.classpath[i];
     cr_diag_clear(&d);
-    if (cr_jdk_modules_path(img, sizeof img, path, &d) == 0) path = img;
+    if (cr_jdk_modules_path(img, sizeof img, path, &d) == 0) {
+      /* the first JDK named comes from the cache (see 'add_jdk_library') */
+      if (!o.jdk_lib && !o.no_jdk_cache) {
+        o.jdk_lib = xstrdup(img);
+        continue;
+      }
+      path = img;
+    }
     cr_diag_clear(&d);
     cr_input *cin;
     if (cr_input_open(&cin, path, &d)) {
@@ -897,7 +896,7 @@ int main(int argc, char **argv) {
       (ninputs != 1 || cr_input_kind_of(ins[0]) != CR_IN_CLASS))
     usage_error("-o '%s' names a class file: give exactly one class file "
                 "as input", o.output);
-  if (out_is_dir && mkdirs(o.output) != 0) {
+  if (out_is_dir && cli_mkdirs(o.output, 0777) != 0) {
     fprintf(stderr, "cccp-rewrite: %s: cannot create directory: %s\n",
             o.output, strerror(errno));
     cli_whole_free(&whole);

@@ -105,8 +105,100 @@ static int find_default_jdk(char *out, size_t outsz) {
   return -1;
 }
 
-static int add_default_jdk(const cli_opts *o, cr_hier *h, size_t order,
+/*
+** A JDK read as a library (the default one, or one given with
+** --classpath) comes after every input and class-path entry: its classes
+** win over theirs anyway (JEP 261), its order never names an input, and
+** --emit-summary leaves it out (every run finds it again).
+*/
+#define JDK_LIB_ORDER CR_HIER_EXTERNAL
+
+static int scan_jdk(const cli_opts *o, addctx *x, const char *img,
+                    int headers, cr_diag *d) {
+  cr_input *in;
+  int rc = cr_input_open(&in, img, d);
+  if (rc) return rc;
+  cr_input_set_limits(in, o->max_entry, CR_DEFAULT_MAX_TOTAL);
+  x->all = &in;
+  rc = cli_scan(&in, 1, o->jobs, headers, add_one, x, d);
+  cr_input_close(in);
+  return rc;
+}
+
+/* The image's classes straight into the hierarchy. */
+static int read_jdk(const cli_opts *o, cr_hier *h, const char *img,
+                    int headers, cr_diag *d) {
+  addctx x = {h, NULL, NULL, 1, 0, JDK_LIB_ORDER};
+  return scan_jdk(o, &x, img, headers, d);
+}
+
+/* The JDK's classes without an analysis, as the cache keeps them. */
+static int build_jdk_entry(const cli_opts *o, cli_jdk_cache *c,
+                           const char *img, cr_diag *d) {
+  cr_hier *lib;
+  int rc = cr_hier_new(&lib, d);
+  if (rc) return rc;
+  addctx x = {lib, NULL, NULL, 1, 0, 0};     /* input 0 in the entry */
+  if ((rc = scan_jdk(o, &x, img, 0, d)) == 0 &&
+      (rc = cr_hier_link(lib, d)) == 0)
+    rc = cli_jdk_cache_store(c, lib, d);
+  cr_hier_free(lib);
+  return rc;
+}
+
+/*
+** Add the classes of JDK image 'img' as library classes: from the user's
+** cache (jdkcache.c), built there on first use, or read from the image
+** when there is no cache (--no-jdk-cache, no cache folder, or it cannot
+** be written).
+*/
+static int add_jdk_library(const cli_opts *o, cr_hier *h, const char *img,
                            cr_diag *d) {
+  cli_jdk_cache c;
+  if (o->no_jdk_cache || headers_only(o))
+    return read_jdk(o, h, img, headers_only(o), d);
+  if (cli_jdk_cache_open(&c, img) != 0) {
+    if (o->verbose > 0)
+      fprintf(stderr, "cccp-rewrite: the JDK's classes are not cached: %s\n",
+              c.why[0] ? c.why : "no cache folder");
+    return read_jdk(o, h, img, 0, d);
+  }
+  int rc = cli_jdk_cache_load(&c, h, d);
+  if (rc == -1) {
+    cli_jdk_cache_lock(&c);
+    rc = cli_jdk_cache_load(&c, h, d);      /* built meanwhile? */
+    if (rc == -1) {
+      cr_diag e;
+      cr_diag_clear(&e);
+      if (c.why[0])
+        cli_note("%s: %s: built again", c.path, c.why);
+      else if (o->verbose > 0)
+        fprintf(stderr, "cccp-rewrite: summarising the JDK's classes into "
+                "%s (once per JDK)\n", c.path);
+      rc = build_jdk_entry(o, &c, img, &e);
+      if (rc == 0) rc = cli_jdk_cache_load(&c, h, d);
+      else if (e.code == CR_ENOMEM) *d = e;
+      else {
+        cli_warn("cannot keep the JDK's classes in %s: %s (the JDK is read "
+                 "in full on every run; --no-jdk-cache says not to try)",
+                 c.dir, e.msg);
+        rc = -1;
+      }
+    }
+    cli_jdk_cache_unlock(&c);
+  }
+  if (rc == 0) {
+    if (o->verbose > 0)
+      fprintf(stderr, "cccp-rewrite: the classes of %s from %s\n", img,
+              c.path);
+    return 0;
+  }
+  if (rc != -1) return rc;
+  cr_diag_clear(d);
+  return read_jdk(o, h, img, 0, d);
+}
+
+static int add_default_jdk(const cli_opts *o, cr_hier *h, cr_diag *d) {
   char img[PATH_MAX];
   if (find_default_jdk(img, sizeof img) != 0) {
     cli_warn("no JDK among the inputs and none found through JAVA_HOME or "
@@ -116,13 +208,7 @@ static int add_default_jdk(const cli_opts *o, cr_hier *h, size_t order,
   if (o->verbose > 0)
     fprintf(stderr, "cccp-rewrite: library classes from %s (--classpath "
             "chooses another JDK)\n", img);
-  cr_input *in;
-  int rc = cr_input_open(&in, img, d);
-  if (rc) return rc;
-  addctx x = {h, NULL, &in, 1, 0, order};
-  rc = cli_scan(&in, 1, o->jobs, headers_only(o), add_one, &x, d);
-  cr_input_close(in);
-  return rc;
+  return add_jdk_library(o, h, img, d);
 }
 
 /* Classes that two inputs define differently, per pair of inputs. */
@@ -232,9 +318,10 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   cr_free(all);
   if (rc) goto fail;
 
-  if (!cr_hier_class(w->h, "java/lang/Object") &&
-      (rc = add_default_jdk(o, w->h, nall, d)))
-    goto fail;
+  if (o->jdk_lib) rc = add_jdk_library(o, w->h, o->jdk_lib, d);
+  else if (!cr_hier_class(w->h, "java/lang/Object"))
+    rc = add_default_jdk(o, w->h, d);
+  if (rc) goto fail;
 
   rc = cr_hier_link(w->h, d);
   if (rc) {

@@ -59,14 +59,21 @@ static void use(const char *s, const char ***tab, size_t *n, size_t *cap,
 
 static uint32_t ix(const char *s) { return s ? SYM(s)->idx : 0; }
 
+static int external(const cr_hclass *c) {
+  return (c->order >> 32) == CR_HIER_EXTERNAL;
+}
+
 static int encode(const cr_hier *h, cr_buf *b) {
   const char **tab = NULL;
   size_t n = 0, cap = 0;
   int oom = 0;
   for (size_t i = 0; i < h->capsyms; i++)
     if (h->syms[i]) h->syms[i]->idx = 0;
+  size_t nsaved = 0;
   for (size_t i = 0; i < h->nclasses; i++) {
     const cr_hclass *c = h->sorted[i];
+    if (external(c)) continue;
+    nsaved++;
     use(c->name, &tab, &n, &cap, &oom);
     use(c->super_name, &tab, &n, &cap, &oom);
     for (uint32_t k = 0; k < c->nifaces; k++)
@@ -90,9 +97,10 @@ static int encode(const cr_hier *h, cr_buf *b) {
     cr_buf_put(b, tab[i], len);
   }
   cr_free(tab);
-  cr_buf_u4(b, (uint32_t)h->nclasses);
+  cr_buf_u4(b, (uint32_t)nsaved);
   for (size_t i = 0; i < h->nclasses; i++) {
     const cr_hclass *c = h->sorted[i];
+    if (external(c)) continue;
     cr_buf_u4(b, ix(c->name));
     cr_buf_u4(b, ix(c->super_name));
     cr_buf_u2(b, c->access);
@@ -162,6 +170,20 @@ int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d) {
   if (rc) {
     cr_buf_free(&b);
     return rc;
+  }
+  /* an unchanged summary keeps its file, and its time: a build tool does
+  ** not redo what depends on it */
+  uint8_t *old = NULL;
+  size_t oldlen = 0;
+  cr_diag od;
+  cr_diag_clear(&od);
+  if (cr_read_file(&old, &oldlen, path, &od) == 0) {
+    int same = oldlen == b.len && memcmp(old, b.data, b.len) == 0;
+    cr_free(old);
+    if (same) {
+      cr_buf_free(&b);
+      return 0;
+    }
   }
   /* temporary file next to the target, renamed at the end */
   char tmp[4096];
@@ -243,7 +265,7 @@ static int room(rd *r, uint32_t count, size_t each) {
 ** class, 'str[i]' being string i (interned), under the mutex.
 */
 static int walk(cr_hier *h, const uint8_t *p, size_t n, const char **str,
-                const char *path, cr_diag *d) {
+                const char *path, int64_t input, cr_diag *d) {
   rd r = {p, n, 0, 0};
   int rc = 0;
   cr_hier__cdef def;
@@ -279,6 +301,7 @@ static int walk(cr_hier *h, const uint8_t *p, size_t n, const char **str,
     def.jdk_module = (int)(flags & 1);
     uint64_t hi = u4(&r);
     def.order = hi << 32 | u4(&r);
+    if (input >= 0) def.order = (uint64_t)input << 32 | (def.order & 0xffffffffu);
     def.from_summary = 1;
     def.nifaces = u4(&r);
     if (!room(&r, def.nifaces, 4)) BAD("interfaces truncated");
@@ -371,9 +394,17 @@ oom:
 int cr_hier_load(cr_hier *h, const char *path, cr_diag *d) {
   uint8_t *buf = NULL;
   size_t len = 0;
-  const char **str = NULL;
   int rc = cr_read_file(&buf, &len, path, d);
   if (rc) return rc;
+  rc = cr_hier_load_mem(h, buf, len, path, -1, d);
+  cr_free(buf);
+  return rc;
+}
+
+int cr_hier_load_mem(cr_hier *h, const uint8_t *buf, size_t len,
+                     const char *path, int64_t input, cr_diag *d) {
+  const char **str = NULL;
+  int rc = 0;
   if (len < HDR || memcmp(buf, MAGIC, 8) != 0) {
     rc = cr_diag_set(d, CR_EFORMAT, 0, "%s: not a cccp hierarchy summary",
                      path);
@@ -406,7 +437,7 @@ int cr_hier_load(cr_hier *h, const char *path, cr_diag *d) {
     goto out;
   }
   const uint8_t *p = buf + HDR;
-  if ((rc = walk(h, p, len - HDR, NULL, path, d))) goto out;
+  if ((rc = walk(h, p, len - HDR, NULL, path, input, d))) goto out;
   /* Valid: intern the strings, then add. */
   uint32_t ns = cr_be32(p);
   str = cr_calloc((size_t)ns + 1, sizeof *str);
@@ -428,9 +459,8 @@ int cr_hier_load(cr_hier *h, const char *path, cr_diag *d) {
     off += 4 + (size_t)l;
   }
   pthread_mutex_unlock(&h->mu);
-  if (!rc) rc = walk(h, p, len - HDR, str, path, d);
+  if (!rc) rc = walk(h, p, len - HDR, str, path, input, d);
 out:
   cr_free(str);
-  cr_free(buf);
   return rc;
 }

@@ -502,6 +502,56 @@ static cr_hier *from_summary(const char *path, int *rc_load, cr_diag *d) {
   return h;
 }
 
+/* Classes of input CR_HIER_EXTERNAL (a JDK read as a library) are left
+** out of summaries; cr_hier_load_mem can give a summary's classes that
+** input index (the JDK cache does). */
+START_TEST(test_hier_rules__summary_external) {
+  size_t n;
+  const uint8_t *ob = object_bytes(&n);
+  if (!ob) return;
+  mktmp();
+  cr_diag d;
+  cr_diag_clear(&d);
+  cr_hier *h;
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  add_bytes(h, ob, n, 0, (uint64_t)5 << 32 | 7, 0);
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  char path[128];
+  snprintf(path, sizeof path, "%s/ext.sum", tmpdir);
+  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
+  uint8_t *buf;
+  size_t len;
+  ck_assert_int_eq(cr_read_file(&buf, &len, path, &d), 0);
+  cr_hier *g;
+  ck_assert_int_eq(cr_hier_new(&g, &d), 0);
+  ck_assert_int_eq(cr_hier_load_mem(g, buf, len, path, CR_HIER_EXTERNAL, &d),
+                   0);
+  ck_assert_int_eq(cr_hier_link(g, &d), 0);
+  const cr_hclass *o = cr_hier_class(g, "java/lang/Object");
+  ck_assert_ptr_nonnull(o);
+  ck_assert_uint_eq(cr_hclass_order(o), (uint64_t)CR_HIER_EXTERNAL << 32 | 7);
+  /* saved again: Object is external now, so the summary is empty */
+  ck_assert_int_eq(cr_hier_save(g, path, &d), 0);
+  int rc;
+  cr_hier *e = from_summary(path, &rc, &d);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_int_eq(cr_hier_link(e, &d), 0);
+  ck_assert_ptr_null(cr_hier_class(e, "java/lang/Object"));
+  /* a truncated copy adds nothing */
+  cr_hier *t;
+  ck_assert_int_eq(cr_hier_new(&t, &d), 0);
+  ck_assert_int_ne(cr_hier_load_mem(t, buf, len - 1, path, -1, &d), 0);
+  ck_assert_int_eq(cr_hier_link(t, &d), 0);
+  ck_assert_ptr_null(cr_hier_class(t, "java/lang/Object"));
+  cr_free(buf);
+  cr_hier_free(t);
+  cr_hier_free(e);
+  cr_hier_free(g);
+  cr_hier_free(h);
+  rmtmp();
+}
+END_TEST
+
 START_TEST(test_hier_rules__summary_roundtrip) {
   mktmp();
   int rc;
@@ -1115,6 +1165,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__cycle_selfmade);
   tcase_add_test(tc, test_hier_rules__report);
   tcase_add_test(tc, test_hier_rules__summary_roundtrip);
+  tcase_add_test(tc, test_hier_rules__summary_external);
   tcase_add_test(tc, test_hier_rules__summary_corrupt);
   tcase_add_test(tc, test_hier_rules__oom_sweep);
   tcase_add_test(tc, test_hier_rules__oom_sweep_summary_app);
