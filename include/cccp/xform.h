@@ -127,6 +127,29 @@ typedef struct cr_xf_opts {
 int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d);
 
 /*
+** What cr_xf_cccp does with one method of an instrumented class, from
+** the analysis's flags 'hflags' (cr_hmethod_flags; CR_HM_NONOVL |
+** CR_HM_NONWRAP for a method the hierarchy does not know), its name,
+** descriptor, access flags, code (NULL for none) and --n2b-wrappers. For
+** CR_XF_KEEP, and for CR_XF_OSI when the method is overloadable by the
+** analysis, '*why' says why (a constant string).
+*/
+typedef enum cr_xf_plan {
+  CR_XF_KEEP,           /* left as it is */
+  CR_XF_OSI,            /* instrumented in place (no twin) */
+  CR_XF_ESI_OSI,        /* an ESI twin, the original instrumented in place */
+  CR_XF_ESI_N2B,        /* an ESI twin, the original its N2B wrapper */
+  CR_XF_ESI_KEEP,       /* an ESI twin, the original unchanged */
+  CR_XF_TWIN_ABSTRACT,  /* abstract: a twin that calls the method */
+  CR_XF_B2N             /* native: a B2N twin that calls the method */
+} cr_xf_plan;
+cr_xf_plan cr_xf_method_plan(unsigned hflags, const char *name,
+                             const char *desc, uint16_t access,
+                             const cr_code *code, int n2b, const char **why);
+/* One line for 'p' ("an ESI twin; the original instrumented in place"). */
+const char *cr_xf_plan_text(cr_xf_plan p);
+
+/*
 ** The default serialVersionUID of class 'c' (Java Object Serialization
 ** Specification 4.6), as java.io.ObjectStreamClass computes it for the
 ** class loaded from these bytes by HotSpot (which drops a '<clinit>' that

@@ -63,6 +63,7 @@ typedef struct cli_opts {
   int compact_above;        /* --compact-above N (0: default) */
   const struct cr_jop_model *jopm;  /* the model of --jop, or NULL */
   int no_jdk_cache;         /* --no-jdk-cache */
+  const char *explain;      /* --explain CLASS[.METHOD] */
   const char *jdk_lib;      /* a --classpath JDK image, read through the
                                cache instead of as a class-path entry */
 } cli_opts;
@@ -259,6 +260,20 @@ struct cli_afile;
 int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
                       struct cli_afile *presum, int *exit_code, cr_diag *d);
 void cli_whole_free(cli_whole *w);
+
+/* The lib/modules of the JDK that completes a hierarchy lacking
+** java/lang/Object: $JAVA_HOME's, else the one of the 'java' on PATH;
+** 0, or -1 when there is none. */
+int cli_default_jdk(char *out, size_t outsz);
+
+/* --explain: print to 'f' what the rewrite does with one class or method
+** of the analysed hierarchy, and why (explain.c); an exit status. */
+int cli_explain(const cli_opts *o, const struct cr_hier *h, cr_input **ins,
+                size_t nins, cr_input **cp, size_t ncp, FILE *f);
+/* -vv: one line per non-overloadable method of the inputs (but
+** '<clinit>') with its reason chain, and per input class kept as a
+** library. */
+void cli_explain_verbose(const struct cr_hier *h, size_t nins, FILE *f);
 
 /*
 ** Manifest Class-Path (manifest.c). A jar's manifest may name more jars

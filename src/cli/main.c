@@ -118,6 +118,10 @@ static const char usage_text[] =
     "      --emit-summary F   save the hierarchy and analysis of the inputs\n"
     "      --summary F        load a saved summary instead of re-reading\n"
     "                         those classes (repeatable)\n"
+    "      --explain CLASS[.METHOD]\n"
+    "                         print what the rewrite does with one class or\n"
+    "                         method and why (the analysis's reason chains),\n"
+    "                         and exit without writing\n"
     "      --no-jdk-cache     read the JDK's classes from its image, not\n"
     "                         from the summary kept in ~/.cache/cccp\n"
     "  -l, --level N          deflate level of output entries, 0 (store) to\n"
@@ -128,7 +132,8 @@ static const char usage_text[] =
     "General:\n"
     "  -j, --jobs N           worker threads (default: number of cores)\n"
     "  -q, --quiet            print errors and warnings only\n"
-    "  -v, --verbose          print each output written\n"
+    "  -v, --verbose          print each output written; -vv: also every\n"
+    "                         non-overloadable method with its reason\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
@@ -487,7 +492,7 @@ int main(int argc, char **argv) {
     OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP,
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
-    OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE
+    OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE, OPT_EXPLAIN
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -513,6 +518,7 @@ int main(int argc, char **argv) {
       {"emit-summary", required_argument, NULL, OPT_EMIT_SUMMARY},
       {"summary", required_argument, NULL, OPT_SUMMARY},
       {"no-jdk-cache", no_argument, NULL, OPT_NO_JDK_CACHE},
+      {"explain", required_argument, NULL, OPT_EXPLAIN},
       {"jdk", required_argument, NULL, OPT_JDK},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
@@ -612,6 +618,7 @@ int main(int argc, char **argv) {
     case OPT_POLICY: push(&o.policies, &o.npolicies, optarg); break;
     case OPT_SUMMARY: push(&o.summaries, &o.nsummaries, optarg); break;
     case OPT_NO_JDK_CACHE: o.no_jdk_cache = 1; break;
+    case OPT_EXPLAIN: o.explain = optarg; break;
     case OPT_PRINT_POLICY: o.print_policy = 1; break;
     case OPT_REPORT: o.report = optarg; break;
     case OPT_EMIT_SUMMARY: o.emit_summary = optarg; break;
@@ -647,7 +654,7 @@ int main(int argc, char **argv) {
     return rc;
   }
   if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
-  if (!o.output && o.mode != MODE_ANALYZE)
+  if (!o.output && o.mode != MODE_ANALYZE && !o.explain)
     usage_error("%s", "no output given (-o)");
   if (o.output && o.mode == MODE_ANALYZE)
     usage_error("%s", "--analyze writes no jar: use --report FILE.xml");
@@ -876,6 +883,15 @@ int main(int argc, char **argv) {
       cli_error_diag(&d);
       LEAVE(status);
     }
+  }
+  if (o.verbose >= 2 && whole.h && !o.explain &&
+      (o.mode == MODE_CCCP || o.mode == MODE_ANALYZE))
+    cli_explain_verbose(whole.h, (size_t)ninputs, stderr);
+  if (o.explain) {
+    int rc = cli_explain(&o, whole.h, ins, (size_t)ninputs, cp, cpset.n,
+                         stdout);
+    cli_whole_free(&whole);
+    LEAVE(rc);
   }
   if (o.mode == MODE_ANALYZE) {
     int rc = cli_whole_outputs(&o, &whole, NULL, &status, &d);

@@ -78,7 +78,7 @@ static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
 ** the class path nor a summary hold java/lang/Object: $JAVA_HOME, else
 ** the 'java' found on PATH. Writes its lib/modules path to 'out'.
 */
-static int find_default_jdk(char *out, size_t outsz) {
+int cli_default_jdk(char *out, size_t outsz) {
   cr_diag d;
   const char *home = getenv("JAVA_HOME");
   cr_diag_clear(&d);
@@ -200,7 +200,7 @@ static int add_jdk_library(const cli_opts *o, cr_hier *h, const char *img,
 
 static int add_default_jdk(const cli_opts *o, cr_hier *h, cr_diag *d) {
   char img[PATH_MAX];
-  if (find_default_jdk(img, sizeof img) != 0) {
+  if (cli_default_jdk(img, sizeof img) != 0) {
     cli_warn("no JDK among the inputs and none found through JAVA_HOME or "
              "PATH: give one with --classpath");
     return 0;

@@ -1948,6 +1948,67 @@ static int osi_failed(xf *x, cr_member *m, const char *name,
   return x->err;
 }
 
+cr_xf_plan cr_xf_method_plan(unsigned hf, const char *name,
+                             const char *desc, uint16_t access,
+                             const cr_code *cd, int n2b, const char **why) {
+  static const char *const none = "";
+  *why = none;
+  int clinit = strcmp(name, "<clinit>") == 0;
+  int ovl = !clinit && !(hf & CR_HM_NONOVL);
+  int wrap = !(hf & CR_HM_NONWRAP);
+  if (ovl && arg_slots(desc) + !(access & ACC_STATIC) + 1 > 255) {
+    ovl = 0;
+    *why = "its arguments take 254 or more slots: a twin has no room for "
+           "the node";
+  }
+  if (access & ACC_ABSTRACT) {
+    if (!ovl) *why = "abstract and non-overloadable: no twin to declare";
+    return ovl ? CR_XF_TWIN_ABSTRACT : CR_XF_KEEP;
+  }
+  if (access & ACC_NATIVE) {
+    if (!ovl || !wrap)
+      *why = "native and non-overloadable or non-wrappable: a node at "
+             "its call sites";
+    return ovl && wrap ? CR_XF_B2N : CR_XF_KEEP;
+  }
+  if (!cd) {
+    *why = "no code";
+    return CR_XF_KEEP;
+  }
+  /* HotSpot drops a '<clinit>' that is just 'return' when it parses the
+  ** class: it never runs, so it gets no node either */
+  int empty = cd->code_len == 1 && cd->code[0] == 0xb1;
+  if (clinit && empty) {
+    *why = "a <clinit> that only returns, which HotSpot drops: it never runs";
+    return CR_XF_KEEP;
+  }
+  /* HotSpot also reads a 'finalize()V' that is just 'return' as "no
+  ** finalizer" (a subclass's cancels its superclass's): instrumented, the
+  ** class's instances would be registered for finalization (every enum,
+  ** through Enum.finalize). It stays as it is; a twin gets the node. */
+  if (empty && strcmp(name, "finalize") == 0 && strcmp(desc, "()V") == 0) {
+    *why = "an empty finalize(), which HotSpot reads as no finalizer";
+    return ovl ? CR_XF_ESI_KEEP : CR_XF_KEEP;
+  }
+  if (!ovl) return CR_XF_OSI;
+  return wrap && n2b ? CR_XF_ESI_N2B : CR_XF_ESI_OSI;
+}
+
+const char *cr_xf_plan_text(cr_xf_plan p) {
+  switch (p) {
+  case CR_XF_KEEP: return "left as it is";
+  case CR_XF_OSI: return "instrumented in place (OSI), no twin";
+  case CR_XF_ESI_OSI:
+    return "an ESI twin, and the original instrumented in place (OSI)";
+  case CR_XF_ESI_N2B: return "an ESI twin, and the original its N2B wrapper";
+  case CR_XF_ESI_KEEP: return "an ESI twin, and the original unchanged";
+  case CR_XF_TWIN_ABSTRACT:
+    return "a twin that calls it (for subclasses without their own)";
+  case CR_XF_B2N: return "a B2N twin that calls the native method";
+  }
+  return "?";
+}
+
 /* One method of the original class ('k' its index). */
 static int do_method(xf *x, uint32_t k) {
   cr_member *m = &x->c->methods[k];
@@ -1955,22 +2016,22 @@ static int do_method(xf *x, uint32_t k) {
   const char *desc = cr_member_desc(x->c, m);
   if (!name || !desc) return oom(x);
   if (!cr_desc_is_method(desc, strlen(desc))) return 0;
-  int clinit = strcmp(name, "<clinit>") == 0;
   const cr_hmethod *hm = x->o->no_twins ? NULL
                                        : cr_hier_method(x->o->h, x->name,
                                                         name, desc);
   unsigned hf = hm ? cr_hmethod_flags(hm) : CR_HM_NONOVL | CR_HM_NONWRAP;
-  int ovl = !clinit && !(hf & CR_HM_NONOVL);
-  int wrap = !(hf & CR_HM_NONWRAP);
-  if (arg_slots(desc) + !(m->flags & ACC_STATIC) + 1 > 255) ovl = 0;
+  cr_attr *code = cr_attrs_find(&m->attrs, CR_ATTR_CODE);
+  const char *why;
+  cr_xf_plan plan = cr_xf_method_plan(hf, name, desc, m->flags,
+                                      code ? code->u.code : NULL, x->o->n2b,
+                                      &why);
+  if (plan == CR_XF_KEEP) return 0;
   cr_diag md;
   cr_diag_clear(&md);
-  cr_attr *code = cr_attrs_find(&m->attrs, CR_ATTR_CODE);
-  char *tdesc = ovl ? cr_xf_twin_desc(x->a, desc) : NULL;
-  if (ovl && !tdesc) return oom(x);
+  char *tdesc = plan != CR_XF_OSI ? cr_xf_twin_desc(x->a, desc) : NULL;
+  if (plan != CR_XF_OSI && !tdesc) return oom(x);
 
-  if (m->flags & ACC_ABSTRACT) {
-    if (!ovl) return 0;
+  if (plan == CR_XF_TWIN_ABSTRACT) {
     cr_attr *sc = stub_code_attr(x);
     cr_member *tw = sc ? new_method(x, twin_flags(x, m->flags), m->name,
                                     tdesc, sc, m)
@@ -1981,8 +2042,7 @@ static int do_method(xf *x, uint32_t k) {
     x->o->nfallback++;
     return 0;
   }
-  if (m->flags & ACC_NATIVE) {
-    if (!ovl || !wrap) return 0;
+  if (plan == CR_XF_B2N) {
     cr_attr *sc = stub_code_attr(x);
     cr_member *tw = sc ? new_method(x, twin_flags(x, m->flags), m->name,
                                     tdesc, sc, m)
@@ -1994,21 +2054,8 @@ static int do_method(xf *x, uint32_t k) {
     x->o->nb2n++;
     return 0;
   }
-  if (!code) return 0;
-  /* HotSpot drops a '<clinit>' that is just 'return' when it parses the
-  ** class: it never runs, so it gets no node either */
-  const cr_code *cd = code->u.code;
-  int empty = cd && cd->code_len == 1 && cd->code[0] == 0xb1;
-  if (clinit && empty) return 0;
-  /* HotSpot also reads a 'finalize()V' that is just 'return' as "no
-  ** finalizer" (a subclass's cancels its superclass's): instrumented, the
-  ** class's instances would be registered for finalization (every enum,
-  ** through Enum.finalize). It stays as it is; a twin gets the node. */
-  int nofin = empty && strcmp(name, "finalize") == 0 &&
-              strcmp(desc, "()V") == 0;
-  if (nofin && !ovl) return 0;
   x->tally = 1;
-  if (!ovl) {                   /* OSI only */
+  if (plan == CR_XF_OSI) {
     int rc = instrument(x, m, OSI, name, desc, &md);
     if (x->err) return x->err;
     if (rc) return osi_failed(x, m, name, desc, &md);
@@ -2016,8 +2063,8 @@ static int do_method(xf *x, uint32_t k) {
     return 0;
   }
   /* overloadable: ESI twin, then N2B (wrappable) or OSI in place */
+  int wrap = plan == CR_XF_ESI_N2B, nofin = plan == CR_XF_ESI_KEEP;
   cr_attr tcode = *code;
-  wrap = wrap && x->o->n2b && !nofin;
   if (!wrap) {
     cr_attr *cc = copy_code_attr(x, k);
     if (!cc) return oom(x);
