@@ -66,6 +66,7 @@ static void mark(work *w, cr_hmethod *m, int why, const char *seed,
 */
 static void propagate(cr_hier *h, work *w, const cr_hmethod *m,
                       const cr_hclass **stack) {
+  if (!m->owner->live) return;
   size_t sp = 0;
   h->stamp++;
   stack[sp++] = m->owner;
@@ -108,10 +109,35 @@ static void propagate(cr_hier *h, work *w, const cr_hmethod *m,
     }
     for (uint32_t i = 0; i < x->nsubs; i++) {
       cr_hclass *s = x->subs[i];
-      if (s->stamp == h->stamp) continue;
+      if (s->stamp == h->stamp || !s->live) continue;
       s->stamp = h->stamp;
       stack[sp++] = s;
     }
+  }
+}
+
+/*
+** Which classes the rules can change anything at. The seeds mark every
+** method of a library class non-overloadable before the rules run, so a
+** visit of class X marks something new only if X, a superclass or a
+** superinterface of X is instrumented: the methods rules 1 and 3 mark
+** are declared there. 'live' is set on such classes and on every
+** supertype of one; 'propagate' skips the subtypes that are not live
+** (in app mode, most of the JDK), with the same answers.
+*/
+static void mark_live(cr_hier *h) {
+  for (size_t i = 0; i < h->nclasses; i++) h->sorted[i]->live = 0;
+  for (size_t i = 0; i < h->nclasses; i++) {
+    cr_hclass *c = h->sorted[i];
+    int rel = 0;
+    for (const cr_hclass *x = c; x && !rel; x = x->super)
+      rel = x->instrumented;
+    for (uint32_t k = 0; k < c->nall && !rel; k++)
+      rel = c->all[k] && c->all[k]->instrumented;
+    if (!rel) continue;
+    for (cr_hclass *x = c; x && !x->live; x = x->super) x->live = 1;
+    for (uint32_t k = 0; k < c->nall; k++)
+      if (c->all[k]) c->all[k]->live = 1;
   }
 }
 
@@ -234,6 +260,7 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
   cr_free(mask);
   cr_free(ix);
   /* The rules, to a fixed point. */
+  mark_live(h);
   while (w.head < w.n && !w.oom) propagate(h, &w, w.v[w.head++], stack);
   if (w.oom) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");

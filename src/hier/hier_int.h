@@ -70,6 +70,9 @@ struct cr_hclass {
   uint8_t redefined;            /* link: a hidden definition differs */
   uint8_t redef_path;           /* link: it or a supertype is redefined */
   uint8_t clinit;               /* declares a '<clinit>' */
+  uint8_t live;                 /* analysis: it or a subtype has an
+                                   instrumented class or interface among
+                                   its types (see 'mark_live') */
   uint64_t order;
   uint64_t shape;               /* digest of supertypes, access, methods */
   uint32_t mid_base;            /* link: fixed id of method 0 (JDK mode),
