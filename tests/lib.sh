@@ -13,6 +13,19 @@ TOOLS="$ROOT/$BUILD/tools"
 # (the user's own cache folder is left alone)
 export XDG_CACHE_HOME=${CCCP_TEST_CACHE:-$ROOT/$BUILD/cache}
 
+# The JDKs the suites run (JDK 25 may be missing: suites skip it, saying so).
+JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+
+# suite_tmp: a temporary folder in $T, removed when the suite exits.
+suite_tmp() { T=$(mktemp -d); trap 'rm -rf "$T"' EXIT; }
+
+# example_jar: the bundled example's jar in $EX, built when missing.
+example_jar() {
+  EX="$ROOT/$BUILD/examples/wordfreq.jar"
+  [ -f "$EX" ] || make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/examples/wordfreq.jar" >/dev/null
+}
+
 pass() { passed=$((passed + 1)); echo "  ok   $*"; }
 fail() { failed=$((failed + 1)); echo "  FAIL $*"; }
 

@@ -10,10 +10,8 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 export JAVA_HOME=$JDK17 PATH="$JDK17/bin:$PATH"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+suite_tmp
 cp -r "$ROOT/examples/build" "$T/build"
 rm -rf "$T/build/make/out" "$T/build/ant/build" "$T/build/maven/target"
 TOOLS_ARGS=(CCCP_REWRITE="$REWRITE" CCCP_REPORT="$REPORT")

@@ -10,10 +10,8 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 export JAVA_HOME=$JDK17
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+suite_tmp
 SRC="$ROOT/examples/build/project/src"
 mkdir -p "$T/c1" "$T/c2"
 "$JDK17/bin/javac" -nowarn -d "$T/c1" "$SRC"/stats/*.java

@@ -11,12 +11,8 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 
-JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-EX="$ROOT/$BUILD/examples/wordfreq.jar"
-[ -f "$EX" ] || make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/examples/wordfreq.jar" >/dev/null
+suite_tmp
+example_jar
 APP=/usr/share/java/antlr.jar
 [ -f "$APP" ] || APP=$EX
 export JAVA_HOME=$JDK17
