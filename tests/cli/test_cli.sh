@@ -113,4 +113,11 @@ fi
 expect_exit 3 "output folder that does not exist" "$REWRITE" --identity "$EX" -o "$T/none/x.jar"
 check "nothing written there" test ! -e "$T/none"
 
+# every option --help lists is in the man page
+undoc=$("$REWRITE" --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u |
+  while read -r opt; do
+    grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$ROOT/man/cccp-rewrite.1" || printf '%s ' "$opt"
+  done)
+check "every option of --help is in man/cccp-rewrite.1${undoc:+ (missing: $undoc)}" test -z "$undoc"
+
 finish
