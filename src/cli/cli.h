@@ -270,10 +270,11 @@ int cli_default_jdk(char *out, size_t outsz);
 ** of the analysed hierarchy, and why (explain.c); an exit status. */
 int cli_explain(const cli_opts *o, const struct cr_hier *h, cr_input **ins,
                 size_t nins, cr_input **cp, size_t ncp, FILE *f);
-/* -vv: one line per non-overloadable method of the inputs (but
-** '<clinit>') with its reason chain, and per input class kept as a
-** library. */
-void cli_explain_verbose(const struct cr_hier *h, size_t nins, FILE *f);
+/* -v: how many methods of the inputs are non-overloadable (but
+** '<clinit>') and how many of their classes are kept as libraries for
+** JEP 261; with 'list' (-vv) also one line each, with the reason chain. */
+void cli_explain_verbose(const struct cr_hier *h, size_t nins, int list,
+                         FILE *f);
 
 /*
 ** Manifest Class-Path (manifest.c). A jar's manifest may name more jars

@@ -210,7 +210,8 @@ int cli_explain(const cli_opts *o, const struct cr_hier *h, cr_input **ins,
   return EXIT_OK;
 }
 
-void cli_explain_verbose(const struct cr_hier *h, size_t nins, FILE *f) {
+void cli_explain_verbose(const struct cr_hier *h, size_t nins, int list,
+                         FILE *f) {
   char buf[2048];
   size_t nlib = 0, nno = 0;
   for (size_t i = 0; i < cr_hier_class_count(h); i++) {
@@ -219,8 +220,9 @@ void cli_explain_verbose(const struct cr_hier *h, size_t nins, FILE *f) {
     const char *name = cr_hclass_name(c);
     if (!cr_hclass_instrumented(c)) {
       if (cr_hclass_in_jdk_package(c)) {
-        fprintf(f, "cccp-rewrite: %s: library, copied unchanged: a JDK "
-                "module owns its package (JEP 261)\n", name);
+        if (list)
+          fprintf(f, "cccp-rewrite: %s: library, copied unchanged: a JDK "
+                  "module owns its package (JEP 261)\n", name);
         nlib++;
       }
       continue;
@@ -230,14 +232,16 @@ void cli_explain_verbose(const struct cr_hier *h, size_t nins, FILE *f) {
       if (!(cr_hmethod_flags(m) & CR_HM_NONOVL) ||
           strcmp(cr_hmethod_name(m), "<clinit>") == 0)
         continue;
-      fprintf(f, "cccp-rewrite: %s.%s%s: non-overloadable: %s\n", name,
-              cr_hmethod_name(m), cr_hmethod_desc(m),
-              cr_hier_reason(m, 0, buf, sizeof buf));
+      if (list)
+        fprintf(f, "cccp-rewrite: %s.%s%s: non-overloadable: %s\n", name,
+                cr_hmethod_name(m), cr_hmethod_desc(m),
+                cr_hier_reason(m, 0, buf, sizeof buf));
       nno++;
     }
   }
-  fprintf(f, "cccp-rewrite: %zu non-overloadable methods (no twin: "
-          "instrumented in place, callers use the thread-local protocol; "
-          "<clinit> methods left out) and %zu classes kept as libraries "
-          "listed; --explain CLASS[.METHOD] explains one\n", nno, nlib);
+  fprintf(f, "cccp-rewrite: %zu non-overloadable methods of the inputs "
+          "(no twin: instrumented in place, callers use the thread-local "
+          "protocol; <clinit> left out) and %zu of their classes kept as "
+          "libraries (JEP 261)%s; --explain CLASS[.METHOD] explains one\n",
+          nno, nlib, list ? ", listed above" : ": -vv lists them");
 }

@@ -132,8 +132,8 @@ static const char usage_text[] =
     "General:\n"
     "  -j, --jobs N           worker threads (default: number of cores)\n"
     "  -q, --quiet            print errors and warnings only\n"
-    "  -v, --verbose          print each output written; -vv: also every\n"
-    "                         non-overloadable method with its reason\n"
+    "  -v, --verbose          print each output written and why methods are\n"
+    "                         non-overloadable; -vv: every such method\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
@@ -884,9 +884,9 @@ int main(int argc, char **argv) {
       LEAVE(status);
     }
   }
-  if (o.verbose >= 2 && whole.h && !o.explain &&
+  if (o.verbose >= 1 && whole.h && !o.explain &&
       (o.mode == MODE_CCCP || o.mode == MODE_ANALYZE))
-    cli_explain_verbose(whole.h, (size_t)ninputs, stderr);
+    cli_explain_verbose(whole.h, (size_t)ninputs, o.verbose >= 2, stderr);
   if (o.explain) {
     int rc = cli_explain(&o, whole.h, ins, (size_t)ninputs, cp, cpset.n,
                          stdout);

@@ -81,7 +81,11 @@ if [ -f "$X" ]; then
     "... lists the non-overloadable methods with their reasons" "$err"
   expect_match "javax/xml/.*: library, copied unchanged: a JDK module owns its package" \
     "... and the classes kept as libraries for JEP 261" "$err"
-  expect_match "[0-9]+ non-overloadable methods .* listed; --explain" "... and a count" "$err"
+  expect_match "[0-9]+ non-overloadable methods .*, listed above; --explain" "... and a count" "$err"
+  expect_exit 0 "xalan -v" "$REWRITE" -v "$X" -o "$T/xv1/"
+  expect_match "[1-9][0-9]* non-overloadable methods of the inputs .* [1-9][0-9]* of their classes kept as libraries \(JEP 261\): -vv lists them" \
+    "... counts the non-overloadable methods and the JEP 261 libraries" "$err"
+  check "... without listing them" bash -c "! printf '%s' \"\$1\" | grep -q 'WriterChain.write'" _ "$err"
 else
   echo "  skip xalan checks: no $X"
 fi
