@@ -27,7 +27,8 @@ hot='demo/Main.main\(\[Ljava/lang/String;\)V > stats/Sample.histogram\(I\)Lstats
 
 echo "-- Make"
 M="$T/build/make"
-mk() { make --no-print-directory -C "$M" "${TOOLS_ARGS[@]}" "$@"; }
+# as a user runs it: not as a sub-make of the suite's own make
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$M" "${TOOLS_ARGS[@]}" "$@"; }
 expect_exit 0 "make -j2 instrument" mk -j2 instrument
 check "... wrote both instrumented jars and their summaries" \
   test -s "$M/out/inst/demo.jar" -a -s "$M/out/inst/stats.jar" -a -s "$M/out/inst/stats.summary"
