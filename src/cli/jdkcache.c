@@ -80,8 +80,11 @@ int cli_jdk_cache_open(cli_jdk_cache *c, const char *img) {
   struct stat si, se;
   if (!realpath(img, real) || stat(real, &si) != 0 ||
       !realpath("/proc/self/exe", exe) || stat(exe, &se) != 0 ||
-      strchr(real, '\n') || strchr(exe, '\n'))
+      strchr(real, '\n') || strchr(exe, '\n')) {
+    snprintf(c->why, sizeof c->why, "the image or the rewriter cannot be "
+             "named for a key");
     return -1;
+  }
   jdk_build(real, build, sizeof build);
   /* what 'prune' compares first: the image and the rewriter's path */
   int m = snprintf(c->key, sizeof c->key,
@@ -91,7 +94,10 @@ int cli_jdk_cache_open(cli_jdk_cache *c, const char *img) {
                    (long long)si.st_mtim.tv_sec, si.st_mtim.tv_nsec,
                    build[0] ? build : "unknown", (long long)se.st_size,
                    (long long)se.st_mtim.tv_sec, se.st_mtim.tv_nsec);
-  if (m < 0 || (size_t)m >= sizeof c->key) return -1;
+  if (m < 0 || (size_t)m >= sizeof c->key) {
+    snprintf(c->why, sizeof c->why, "paths too long for a key");
+    return -1;
+  }
   errno = 0;
   if (cache_dir(dir, sizeof dir) != 0) {
     snprintf(c->why, sizeof c->why, "no cache folder (%s)",
