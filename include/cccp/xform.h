@@ -125,6 +125,9 @@ typedef struct cr_xf_opts {
 ** not be written from 'c'.
 */
 int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d);
+/* 1 if class 'c' was instrumented already (a method descriptor names
+** cccp/rt/CC): cr_xf_cccp leaves it unchanged. */
+int cr_xf_instrumented_already(const cr_class *c);
 
 /*
 ** What cr_xf_cccp does with one method of an instrumented class, from

@@ -395,6 +395,9 @@ typedef struct cli_jdk_cache {
 } cli_jdk_cache;
 struct cr_hier;
 int cli_jdk_cache_open(cli_jdk_cache *c, const char *img);
+/* The build of the JDK at 'home' (JAVA_RUNTIME_VERSION of its release
+** file) into 'buf', "unknown" when there is none; never has a space. */
+void cli_jdk_build(const char *home, char *buf, size_t n);
 int cli_jdk_cache_load(cli_jdk_cache *c, struct cr_hier *h, cr_diag *d);
 void cli_jdk_cache_lock(cli_jdk_cache *c);
 void cli_jdk_cache_unlock(cli_jdk_cache *c);

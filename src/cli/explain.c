@@ -71,14 +71,6 @@ static const cr_member *member(const cr_class *cf, const char *name,
   return NULL;
 }
 
-static int instrumented_already(const cr_class *cf) {
-  for (uint32_t k = 0; cf && k < cf->nmethods; k++) {
-    const char *d = cr_member_desc(cf, &cf->methods[k]);
-    if (d && strstr(d, "Lcccp/rt/CC;")) return 1;
-  }
-  return 0;
-}
-
 /*
 ** Where the class comes from, and whether it is rewritten: 1 if its
 ** methods are rewritten, 0 if it stays as it is.
@@ -130,7 +122,7 @@ static int explain_class(FILE *f, const cli_opts *o, const cr_hier *h,
             "nodes made at their call sites";
   } else if (strncmp(name, "cccp/rt/", 8) == 0)
     why = "left unchanged: part of the cccp runtime";
-  else if (instrumented_already(cf))
+  else if (cf && cr_xf_instrumented_already(cf))
     why = "left unchanged: instrumented already (a descriptor names "
           "cccp.rt.CC)";
   else {

@@ -51,28 +51,6 @@ static int cache_dir(char *out, size_t n) {
   return cli_mkdirs(out, 0700);
 }
 
-/* JAVA_RUNTIME_VERSION of the image's JDK (its 'release' file), or "". */
-static void jdk_build(const char *img, char *out, size_t n) {
-  char path[PATH_MAX + 32];
-  out[0] = '\0';
-  const char *lib = strstr(img, "/lib/modules");
-  if (!lib || lib[12]) return;
-  snprintf(path, sizeof path, "%.*s/release", (int)(lib - img), img);
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  char line[512];
-  while (fgets(line, sizeof line, f))
-    if (strncmp(line, "JAVA_RUNTIME_VERSION=", 21) == 0) {
-      const char *v = line + 21;
-      size_t k = 0;
-      for (; *v && *v != '\n' && k + 1 < n; v++)
-        if (*v != '"') out[k++] = *v;
-      out[k] = '\0';
-      break;
-    }
-  fclose(f);
-}
-
 int cli_jdk_cache_open(cli_jdk_cache *c, const char *img) {
   memset(c, 0, sizeof *c);
   c->lock = -1;
@@ -85,14 +63,19 @@ int cli_jdk_cache_open(cli_jdk_cache *c, const char *img) {
              "named for a key");
     return -1;
   }
-  jdk_build(real, build, sizeof build);
+  /* the build of the JDK whose lib/modules the image is */
+  const char *lib = strstr(real, "/lib/modules");
+  char home[PATH_MAX];
+  snprintf(home, sizeof home, "%.*s",
+           lib && !lib[12] ? (int)(lib - real) : (int)strlen(real), real);
+  cli_jdk_build(home, build, sizeof build);
   /* what 'prune' compares first: the image and the rewriter's path */
   int m = snprintf(c->key, sizeof c->key,
                    KEY_TAG " image=%s tool=%s | size=%lld mtime=%lld.%09ld "
                    "build=%s tool-size=%lld tool-mtime=%lld.%09ld\n",
                    real, exe, (long long)si.st_size,
                    (long long)si.st_mtim.tv_sec, si.st_mtim.tv_nsec,
-                   build[0] ? build : "unknown", (long long)se.st_size,
+                   build, (long long)se.st_size,
                    (long long)se.st_mtim.tv_sec, se.st_mtim.tv_nsec);
   if (m < 0 || (size_t)m >= sizeof c->key) {
     snprintf(c->why, sizeof c->why, "paths too long for a key");
@@ -107,8 +90,7 @@ int cli_jdk_cache_open(cli_jdk_cache *c, const char *img) {
   /* the build in the name, for people looking at the folder */
   char tag[64];
   size_t k = 0;
-  for (const char *s = build[0] ? build : "unknown"; *s && k + 1 < sizeof tag;
-       s++)
+  for (const char *s = build; *s && k + 1 < sizeof tag; s++)
     tag[k++] = (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
                (*s >= 'A' && *s <= 'Z') || *s == '.' || *s == '-' ? *s : '_';
   tag[k] = '\0';

@@ -228,7 +228,7 @@ static const char *unit_module(const cli_unit *u, char *buf, size_t n) {
 ** (JAVA_RUNTIME_VERSION in the release file), into 'buf'; "unknown" when
 ** there is none. Never has a space.
 */
-static void jdk_build(const char *home, char *buf, size_t n) {
+void cli_jdk_build(const char *home, char *buf, size_t n) {
   char path[PATH_MAX], line[512];
   snprintf(buf, n, "unknown");
   snprintf(path, sizeof path, "%s/release", home);
@@ -306,7 +306,7 @@ void cli_jdk_prepare(void *arg) {
   cr_diag d;
   cr_diag_clear(&d);
   if (realpath(pre->dir, real) && !strchr(real, ':')) {
-    jdk_build(pre->jdk_home, build, sizeof build);
+    cli_jdk_build(pre->jdk_home, build, sizeof build);
     snprintf(path, sizeof path, "%s/jdk.methods", real);
     if (methods_open(&pre->methods, path, pre->h, build, &d) == 0 &&
         synced(&pre->methods))
@@ -340,7 +340,7 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
   char build[128];
-  jdk_build(jdk_home, build, sizeof build);
+  cli_jdk_build(jdk_home, build, sizeof build);
   int rc = rt_and_methods(real, h, build, pre, d);
   if (rc) return rc;
 

@@ -2348,8 +2348,7 @@ static int pin_suid(xf *x) {
   return x->err;
 }
 
-/* 1 if the class was instrumented already (a descriptor names CC). */
-static int instrumented_already(cr_class *c) {
+int cr_xf_instrumented_already(const cr_class *c) {
   for (uint32_t k = 0; k < c->nmethods; k++) {
     const char *d = cr_member_desc(c, &c->methods[k]);
     if (d && strstr(d, CC_DESC)) return 1;
@@ -2372,7 +2371,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
     warn(&x, "class %s: part of the cccp runtime; left unchanged", x.name);
     return 0;
   }
-  if (instrumented_already(c)) {
+  if (cr_xf_instrumented_already(c)) {
     o->nskipped++;
     warn(&x, "class %s: instrumented already; left unchanged", x.name);
     return 0;
