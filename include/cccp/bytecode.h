@@ -394,6 +394,11 @@ typedef struct cr_body {
   uint16_t line;
 } cr_body;
 
+/* Length of the instruction at offset 'off' of the 'n' bytes of 'code',
+** 0 when it is truncated, undefined or badly formed (a scan of the code
+** without decoding it). */
+uint32_t cr_code_insn_len(const uint8_t *code, uint32_t off, uint32_t n);
+
 /*
 ** Decode the Code attribute of method 'm' of 'c' into a body in arena
 ** 'a'. Every branch/switch target, exception-range boundary and handler,

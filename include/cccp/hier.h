@@ -190,7 +190,10 @@ enum {
   CR_HM_HIDDEN = 1u << 7,      /* @Hidden (8: @LambdaForm.Hidden) */
   CR_HM_LFCOMPILED = 1u << 8,  /* @LambdaForm.Compiled */
   CR_HM_CS_ADAPTER = 1u << 9,  /* @CallerSensitiveAdapter (19+) */
-  CR_HM_LIBRARY = 1u << 10     /* declared in a library class */
+  CR_HM_LIBRARY = 1u << 10,    /* declared in a library class */
+  CR_HM_LEAF = 1u << 11        /* a library method that runs no code of an
+                                  instrumented class (after link, see
+                                  'cr_hmethod_leaf') */
 };
 unsigned cr_hmethod_flags(const cr_hmethod *m);
 int cr_hmethod_overloadable(const cr_hmethod *m);

@@ -232,6 +232,11 @@ static uint32_t insn_len(const uint8_t *code, uint32_t off, uint32_t n,
   return k;
 }
 
+uint32_t cr_code_insn_len(const uint8_t *code, uint32_t off, uint32_t n) {
+  const char *why = NULL;
+  return off < n ? insn_len(code, off, n, &why) : 0;
+}
+
 /*
 ** Decoding makes all the nodes of a body in one array, in list order (a
 ** label right before the instruction at its offset), so that the passes

@@ -153,7 +153,16 @@ static void explain_method(FILE *f, const cli_opts *o, const cr_hmethod *m,
   if (!(hf & CR_HM_NONWRAP)) fprintf(f, "    wrappable: yes\n");
   else fprintf(f, "    wrappable: no: %s\n", cr_hier_reason(m, 1, buf,
                                                             sizeof buf));
-  if (!rewritten) return;
+  if (!rewritten) {
+    if (!cr_hclass_instrumented(cr_hmethod_class(m)))
+      fprintf(f, "    leaf: %s\n", (hf & CR_HM_LEAF)
+                  ? "yes: runs no instrumented code, so a call that names "
+                    "it makes its node without publishing it in the slot"
+                  : "no: it may call instrumented code (or that is not "
+                    "known), so a call makes its node and publishes it in "
+                    "the slot");
+    return;
+  }
   const cr_member *mb = member(cf, name, desc);
   const char *why = NULL;
   cr_xf_plan p = cr_xf_method_plan(hf, name, desc, cr_hmethod_access(m),

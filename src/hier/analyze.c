@@ -10,10 +10,6 @@
 
 #include "hier_int.h"
 
-enum { ACC_PRIVATE = 0x2, ACC_STATIC = 0x8, ACC_FINAL = 0x10,
-       ACC_NATIVE = 0x100,
-       ACC_INTERFACE = 0x200, ACC_ABSTRACT = 0x400 };
-
 /* FIFO of methods that became non-overloadable and await propagation. */
 typedef struct work {
   const cr_hmethod **v;

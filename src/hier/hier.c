@@ -9,10 +9,6 @@
 
 #include "hier_int.h"
 
-enum { ACC_PUBLIC = 0x1, ACC_PRIVATE = 0x2, ACC_STATIC = 0x8,
-       ACC_NATIVE = 0x100, ACC_INTERFACE = 0x200, ACC_ABSTRACT = 0x400,
-       ACC_MODULE = 0x8000 };
-
 #define MAX_CYCLE_MSG 400
 
 /* ------------------------------------------------------------ interning */
@@ -261,6 +257,15 @@ int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
       memcpy(m->annots, md->annots, md->nannots * sizeof(char *));
     }
     m->flags = static_flags(c, m, h);
+    if (md->leaf) m->flags |= CR_HM_LEAF;
+    m->body = md->body;
+    m->ncalls = md->ncalls;
+    if (md->ncalls) {
+      hcall *v = cr_arena_alloc(h->a, md->ncalls * sizeof *v);
+      if (!v) goto oom;
+      memcpy(v, md->calls, md->ncalls * sizeof *v);
+      m->calls = v;
+    }
     if (strcmp(m->name, "<clinit>") == 0) c->clinit = 1;
   }
   sym->cls = c;
@@ -346,6 +351,7 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
       goto out;
     }
   }
+  size_t ncalls = 0;
   uint32_t *astart = cr_calloc((size_t)c->nmethods + 1, sizeof *astart);
   if (!astart) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -371,12 +377,19 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
       goto out;
     }
     def.methods[i].nannots = nann - astart[i];
+    if (!def.instrumented && cr_hier__scan_body(c, m, &def.methods[i])) {
+      cr_free(astart);
+      rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+      goto out;
+    }
+    ncalls += def.methods[i].ncalls;
   }
   for (uint32_t i = 0; i < def.nmethods; i++)
     def.methods[i].annots = annots ? annots + astart[i] : NULL;
   /* The strings to intern, measured and hashed before taking the lock:
   ** the scan threads spent much of their time waiting for it. */
-  size_t nstr = 2 + (size_t)def.nifaces + nann + 2 * (size_t)def.nmethods;
+  size_t nstr = 2 + (size_t)def.nifaces + nann + 2 * (size_t)def.nmethods +
+                3 * ncalls;
   struct pre { const char **p; size_t n; uint32_t hv; } *pre =
       cr_calloc(nstr, sizeof *pre);
   if (!pre) {
@@ -393,6 +406,11 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
   for (uint32_t i = 0; i < def.nmethods; i++) {
     PRE(def.methods[i].name);
     PRE(def.methods[i].desc);
+    for (uint32_t k = 0; k < def.methods[i].ncalls; k++) {
+      PRE(def.methods[i].calls[k].owner);
+      PRE(def.methods[i].calls[k].name);
+      PRE(def.methods[i].calls[k].desc);
+    }
   }
 #undef PRE
   for (size_t k = 0; k < np; k++) {
@@ -417,6 +435,8 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
 out:
   cr_free(names);
   cr_free(annots);
+  for (uint32_t i = 0; def.methods && i < def.nmethods; i++)
+    cr_free(def.methods[i].calls);
   cr_free(def.methods);
   return rc;
 }
@@ -781,6 +801,7 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
     c->mid_base = h->nmids + 1;
     h->nmids += c->nmethods;
   }
+  cr_hier__leaves(h);
   return rc;
 oom:
   return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -988,6 +1009,12 @@ static const cr_hmethod *resolve(const cr_hier *h, const cr_hclass *c,
   }
   if (!m && !c->complete) *unknown = 1;
   return m;
+}
+
+const cr_hmethod *cr_hier__resolve(const cr_hier *h, const cr_hclass *c,
+                                   const char *name, const char *desc,
+                                   int *unknown) {
+  return resolve(h, c, name, desc, unknown);
 }
 
 /* 'cr_hier_resolve' on the receiver class 'c' (NULL: not known). */

@@ -10,6 +10,11 @@
 
 #include "cccp/hier.h"
 
+/* Access flags (JVMS 4.1, 4.6). */
+enum { ACC_PUBLIC = 0x1, ACC_PRIVATE = 0x2, ACC_STATIC = 0x8,
+       ACC_FINAL = 0x10, ACC_NATIVE = 0x100, ACC_INTERFACE = 0x200,
+       ACC_ABSTRACT = 0x400, ACC_MODULE = 0x8000 };
+
 /*
 ** An interned string. Names are compared by the address of 's'; the
 ** symbol of a class name also points to the class.
@@ -42,6 +47,23 @@ enum {
   R_NONE, R_SEED, R_LIBRARY, R_RULE1, R_RULE3, R_NATIVE_NONWRAP, R_IMPLIED
 };
 
+/*
+** A call or a class initialisation in the code of a library method, for
+** the leaf analysis ('leaves', hier.c): 'op' an invoke opcode, or new,
+** getstatic or putstatic with 'name' NULL ('owner' is initialised).
+*/
+typedef struct hcall {
+  const char *owner, *name, *desc;  /* interned */
+  uint8_t op;
+} hcall;
+
+/* What the leaf analysis knows of a method's code ('cr_hmethod.body'). */
+enum {
+  BODY_NONE,                    /* nothing: not a leaf */
+  BODY_CALLS,                   /* a leaf if 'calls' all are */
+  BODY_NATIVE                   /* native: a leaf if 'native_leaf' says */
+};
+
 struct cr_hmethod {
   cr_hclass *owner;
   const char *name, *desc;      /* interned */
@@ -55,6 +77,9 @@ struct cr_hmethod {
   const char *seed[2];          /* R_SEED: the rule id (interned) */
   const cr_hmethod *src[2];     /* R_RULE*: the method it came from */
   const cr_hclass *via[2];      /* R_RULE*: the class it came through */
+  const hcall *calls;           /* BODY_CALLS: its calls, 'ncalls' */
+  uint32_t ncalls;
+  uint8_t body;                 /* BODY_* */
 };
 
 struct cr_hclass {
@@ -120,6 +145,11 @@ const cr_hmethod *cr_hier__declared(const cr_hier *h, const cr_hclass *c,
 const cr_hmethod *cr_hier__select(const cr_hier *h, const cr_hclass *c,
                                   const char *name, const char *desc);
 int cr_hier__virtual(const cr_hmethod *m);
+/* JVMS 5.4.3.3/5.4.3.4 resolution in class 'c' of interned 'name' and
+** 'desc' ('*unknown' set when a supertype is missing). */
+const cr_hmethod *cr_hier__resolve(const cr_hier *h, const cr_hclass *c,
+                                   const char *name, const char *desc,
+                                   int *unknown);
 
 /* Copy of a class being added, all strings interned (hier.c). */
 typedef struct cr_hier__mdef {
@@ -128,6 +158,10 @@ typedef struct cr_hier__mdef {
   uint32_t nannots;
   const char **annots;
   uint8_t saved;
+  uint8_t leaf;                 /* a summary's answer: a leaf */
+  uint8_t body;                 /* BODY_* */
+  uint32_t ncalls;
+  hcall *calls;                 /* copied by 'cr_hier__insert' */
 } cr_hier__mdef;
 
 typedef struct cr_hier__cdef {
@@ -140,6 +174,12 @@ typedef struct cr_hier__cdef {
   uint32_t nmethods;
   cr_hier__mdef *methods;
 } cr_hier__cdef;
+
+/* The leaf analysis (leaf.c): the calls of method 'm' of class 'c' into
+** 'md' (body, calls: strings of the class, to intern; CR_ENOMEM), and
+** the fixed point over a linked hierarchy. */
+int cr_hier__scan_body(cr_class *c, cr_member *m, cr_hier__mdef *md);
+void cr_hier__leaves(cr_hier *h);
 
 /* Insert 'def' (strings already interned); call with 'mu' held. */
 int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d);

@@ -18,7 +18,8 @@
 **         u4 nmethods, then per method:
 **           u4 name, u4 desc, u2 access,
 **           u1 answers (bit 0 non-overloadable, bit 1 non-wrappable,
-**                       bit 7 the session was analysed), u1 0,
+**                       bit 7 the session was analysed),
+**           u1 facts (bit 0 a leaf: CR_HM_LEAF; 0 in version 1),
 **           u4 nannotations, u4 type each
 */
 #include <errno.h>
@@ -121,7 +122,7 @@ static int encode(const cr_hier *h, cr_buf *b) {
       if (h->analyzed && (m->flags & CR_HM_NONOVL)) ans |= 1;
       if (h->analyzed && (m->flags & CR_HM_NONWRAP)) ans |= 2;
       cr_buf_u1(b, ans);
-      cr_buf_u1(b, 0);
+      cr_buf_u1(b, (m->flags & CR_HM_LEAF) ? 1 : 0);
       cr_buf_u4(b, m->nannots);
       for (uint32_t j = 0; j < m->nannots; j++) cr_buf_u4(b, ix(m->annots[j]));
     }
@@ -342,7 +343,8 @@ static int walk(cr_hier *h, const uint8_t *p, size_t n, const char **str,
       m->desc = str ? str[de - 1] : "";
       m->access = (uint16_t)u2(&r);
       m->saved = (uint8_t)u1(&r);
-      u1(&r);
+      /* only the JDK's classes have leaves (leaf.c) */
+      m->leaf = (u1(&r) & 1) && def.jdk_module;
       m->nannots = u4(&r);
       if (!room(&r, m->nannots, 4)) {
         cr_free(astart);

@@ -1014,6 +1014,33 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   emit(x, b, after, CR_OP_POP, 0);
 }
 
+/*
+** 1 if a call of kind 'kind' to class 'owner' runs library method 't' and
+** 't' is a leaf (cr_hier.h, CR_HM_LEAF): nothing it runs reads the slot.
+*/
+static int leaf_site(const xf *x, const cr_hmethod *t, const char *owner,
+                     int kind) {
+  if (!t || !(cr_hmethod_flags(t) & CR_HM_LEAF)) return 0;
+  if (kind == CR_SITE_STATIC || kind == CR_SITE_SPECIAL) return 1;
+  if (kind != CR_SITE_VIRTUAL) return 0;
+  if (cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE)) return 1;
+  const cr_hclass *c = owner[0] == '[' ? NULL : cr_hier_class(x->o->h, owner);
+  return c && (cr_hclass_access(c) & ACC_FINAL);
+}
+
+/*
+** A call into a leaf: its node, counted, is all it needs, as nothing it
+** runs reads the slot:
+**   aload cc; MID; CC.enter; pop; <call>
+*/
+static void wrap_leaf(xf *x, cr_body *b, cr_insn *i, int ccl,
+                      const mid *node) {
+  emit(x, b, i, CR_OP_ALOAD, ccl);
+  emit_mid(x, b, i, node);
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
+  emit(x, b, i, CR_OP_POP, 0);
+}
+
 /* 1 for a signature-polymorphic call (JVMS 2.9.3): the owner is
 ** MethodHandle or VarHandle and the method is native varargs there. */
 static int polysig(const cr_hier *h, const char *owner, const char *name) {
@@ -1365,7 +1392,8 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   mid *m = site_mid(x, sm, cls, name, desc, flags);
   if (!m) return;
   dyn = dyn && !app;
-  wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
+  if (!dyn && !app && leaf_site(x, t, owner, kind)) wrap_leaf(x, b, i, ccl, m);
+  else wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
   x->o->nsites_node++;
 }
 

@@ -68,6 +68,31 @@ for c in 'demo/Main$Lcg' 'demo/Main$Source' demo/Main stats/Histogram; do
   check "... the twins it plans ($p) are those the rewrite made ($m)" test "$p" = "$m"
 done
 
+# leaves (src/hier/leaf.c): library methods that run no instrumented code;
+# a call to one makes its node without the slot, one to another publishes it
+expect_exit 0 "a leaf of the JDK" "$REWRITE" demo.jar --explain java.lang.Integer.compare
+expect_match "leaf: yes: runs no instrumented code" "... says so" "$out"
+expect_exit 0 "not a leaf: HashMap.get calls hashCode" "$REWRITE" demo.jar --explain java.util.HashMap.get
+expect_match "leaf: no: it may call instrumented code" "... says so" "$out"
+expect_exit 0 "a class-path library has no leaves" "$REWRITE" demo.jar --classpath stats.jar --explain stats.Sample.size
+expect_match "leaf: no" "... not even a getter (its loader may be instrumented)" "$out"
+# the instructions before each call of Object.<init> in demo/Main's code
+before_init() {
+  unzip -p "$1" demo/Main.class > "$T/m.class"
+  "$JDK17/bin/javap" -c -p "$T/m.class" |
+    awk '/java\/lang\/Object."<init>"/ {print prev} {prev = $0}' | sed 's/^ *[0-9]*: *//' | sort -u
+}
+b=$(before_init out/demo.jar)
+check "app mode: a call of Object.<init> (a leaf) makes its node only ($b)" \
+  test "$b" = pop
+expect_exit 0 "rewrite demo.jar against an instrumented JDK" \
+  "$REWRITE" -q --jdk "$JDK17" -o jdk/
+expect_exit 0 "... and demo.jar in JDK mode" \
+  "$REWRITE" -q --summary jdk/jdk.summary demo.jar stats.jar -o jdkapp/
+b=$(before_init jdkapp/demo.jar)
+check "JDK mode: no leaves, the call publishes its node and keeps the old one ($b)" \
+  bash -c "printf '%s\n' \"\$1\" | grep -q '^astore' && ! printf '%s\n' \"\$1\" | grep -q '^pop'" _ "$b"
+
 X=/usr/share/java/xalan2.jar
 if [ -f "$X" ]; then
   expect_exit 0 "xalan: a method made non-overloadable by rule 3" \

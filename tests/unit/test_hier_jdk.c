@@ -575,6 +575,85 @@ START_TEST(test_hier_jdk__summary_equality) {
 }
 END_TEST
 
+/* 1 if method 'n' 'de' of class 'c' is a leaf. */
+static int jleaf(cr_hier *h, const char *c, const char *n, const char *de) {
+  return (cr_hmethod_flags(get(h, c, n, de)) & CR_HM_LEAF) != 0;
+}
+
+/* The leaf analysis on java.base as a library (app mode), and its answers
+** through a summary of a JDK module's classes. */
+START_TEST(test_hier_jdk__leaves) {
+  if (!have_jdk()) return;
+  cr_hier *h;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  add_input(h, BASE_JMOD, CR_HIER_JDK_MODULE, 1ull << 32);
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  /* leaves: no code, fields, static arithmetic, final classes, the
+  ** natives that run no Java code */
+  ck_assert(jleaf(h, "java/lang/Object", "<init>", "()V"));
+  ck_assert(jleaf(h, "java/lang/Integer", "compare", "(II)I"));
+  ck_assert(jleaf(h, "java/lang/Integer", "intValue", "()I"));
+  ck_assert(jleaf(h, "java/lang/Long", "longValue", "()J"));
+  ck_assert(jleaf(h, "java/lang/Enum", "ordinal", "()I"));
+  ck_assert(jleaf(h, "java/lang/String", "length", "()I"));
+  ck_assert(jleaf(h, "java/lang/System", "arraycopy",
+                  "(" OBJ "I" OBJ "II)V"));
+  /* not: calls that may reach other code, natives that run Java code */
+  ck_assert(!jleaf(h, "java/util/HashMap", "get", "(" OBJ ")" OBJ));
+  ck_assert(!jleaf(h, "java/lang/Object", "wait", "(J)V"));
+  ck_assert(!jleaf(h, "java/lang/Thread", "start", "()V"));
+  ck_assert(!jleaf(h, "java/lang/Class", "forName",
+                   "(" STR ")Ljava/lang/Class;"));
+  ck_assert(!jleaf(h, "java/util/ArrayList", "sort",
+                   "(Ljava/util/Comparator;)V"));
+  ck_assert(!jleaf(h, "java/lang/Object", "toString", "()" STR));
+  /* invariants: no abstract method is a leaf; leaves are neither rare
+  ** nor most methods (any JDK update) */
+  size_t nleaf = 0, nm = 0;
+  for (size_t i = 0; i < cr_hier_class_count(h); i++) {
+    const cr_hclass *c = cr_hier_class_at(h, i);
+    for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
+      const cr_hmethod *m = cr_hclass_method_at(c, k);
+      nm++;
+      if (!(cr_hmethod_flags(m) & CR_HM_LEAF)) continue;
+      nleaf++;
+      ck_assert_msg(!(cr_hmethod_access(m) & 0x400), "abstract leaf %s.%s",
+                    cr_hclass_name(c), cr_hmethod_name(m));
+    }
+  }
+  printf("java.base: %zu leaves of %zu methods\n", nleaf, nm);
+  ck_assert_uint_gt(nleaf, nm / 20);
+  ck_assert_uint_lt(nleaf, nm / 2);
+  /* a summary keeps them: a JDK module's classes */
+  char dir[] = "/tmp/cccp-hleaf-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char path[128];
+  snprintf(path, sizeof path, "%s/base.sum", dir);
+  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
+  cr_hier *s;
+  ck_assert_int_eq(cr_hier_new(&s, &d), 0);
+  ck_assert_int_eq(cr_hier_load(s, path, &d), 0);
+  ck_assert_int_eq(cr_hier_link(s, &d), 0);
+  size_t same = 0;
+  for (size_t i = 0; i < cr_hier_class_count(h); i++) {
+    const cr_hclass *c = cr_hier_class_at(h, i);
+    for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
+      const cr_hmethod *m = cr_hclass_method_at(c, k);
+      const cr_hmethod *o = get(s, cr_hclass_name(c), cr_hmethod_name(m),
+                                cr_hmethod_desc(m));
+      same += ((cr_hmethod_flags(m) ^ cr_hmethod_flags(o)) & CR_HM_LEAF) == 0;
+    }
+  }
+  ck_assert_uint_eq(same, nm);
+  cr_hier_free(s);
+  unlink(path);
+  rmdir(dir);
+  cr_hier_free(h);
+}
+END_TEST
+
 /* App mode: java.base as a library; the app's own answers stand. */
 START_TEST(test_hier_jdk__app_mode) {
   if (!have_jdk()) return;
@@ -624,6 +703,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_jdk__site_oracle);
   tcase_add_test(tc, test_hier_jdk__summary_equality);
   tcase_add_test(tc, test_hier_jdk__app_mode);
+  tcase_add_test(tc, test_hier_jdk__leaves);
   tcase_add_test(tc, test_hier_jdk__exemption);
   suite_add_tcase(s, tc);
   return s;

@@ -469,8 +469,11 @@ static char *answers(cr_hier *h, const char *const *classes, size_t n) {
     for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
       const cr_hmethod *m = cr_hclass_method_at(c, k);
       char line[1024];
+      /* not the leaf bit: only a JDK module's classes have leaves, and
+      ** Object is added as another library's (test_hier_rules__leaves) */
       snprintf(line, sizeof line, "%s.%s%s %u\n", classes[i],
-               cr_hmethod_name(m), cr_hmethod_desc(m), cr_hmethod_flags(m));
+               cr_hmethod_name(m), cr_hmethod_desc(m),
+               cr_hmethod_flags(m) & ~(unsigned)CR_HM_LEAF);
       cr_buf_puts(&b, line);
     }
   }
@@ -500,6 +503,22 @@ static cr_hier *from_summary(const char *path, int *rc_load, cr_diag *d) {
   ck_assert_int_eq(cr_hier_new(&h, d), 0);
   *rc_load = cr_hier_load(h, path, d);
   return h;
+}
+
+/* 'h' saved as a summary and loaded into a new hierarchy, linked. */
+static cr_hier *resaved(const cr_hier *h) {
+  cr_diag d;
+  cr_diag_clear(&d);
+  mktmp();
+  char path[128];
+  snprintf(path, sizeof path, "%s/re.sum", tmpdir);
+  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
+  int rc;
+  cr_hier *g = from_summary(path, &rc, &d);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_int_eq(cr_hier_link(g, &d), 0);
+  rmtmp();
+  return g;
 }
 
 /* Classes of input CR_HIER_EXTERNAL (a JDK read as a library) are left
@@ -1130,20 +1149,104 @@ START_TEST(test_hier_rules__jdk_packages) {
   ck_assert_int_eq(cr_hier_jdk_package(h, "fx/Shape"), 0);
   ck_assert_int_eq(cr_hier_jdk_package(h, "Top"), 0);
 
-  mktmp();
-  char path[128];
-  snprintf(path, sizeof path, "%s/mod.sum", tmpdir);
-  ck_assert_int_eq(cr_hier_save(h, path, &d), 0);
-  int rc;
-  cr_hier *g = from_summary(path, &rc, &d);
-  ck_assert_int_eq(rc, 0);
-  ck_assert_int_eq(cr_hier_link(g, &d), 0);
+  cr_hier *g = resaved(h);
   ck_assert(cr_hclass_jdk_module(cr_hier_class(g, "hi/R1A")));
   ck_assert(cr_hclass_in_jdk_package(cr_hier_class(g, "hi/R1B")));
   ck_assert_int_eq(cr_hier_jdk_package(g, "hi/X"), 1);
   cr_hier_free(g);
-  rmtmp();
   for (int i = 0; i < 3; i++) free(b[i]);
+  cr_hier_free(h);
+}
+END_TEST
+
+/* 1 if method 'name' 'desc' of class lf/'cls' is a leaf. */
+static int leaf(const cr_hier *h, const char *cls, const char *name,
+                const char *desc) {
+  char c[64];
+  snprintf(c, sizeof c, "lf/%s", cls);
+  const cr_hmethod *m = cr_hier_method(h, c, name, desc);
+  ck_assert_msg(m != NULL, "%s.%s%s missing", c, name, desc);
+  return (cr_hmethod_flags(m) & CR_HM_LEAF) != 0;
+}
+
+/* The fixtures as classes of a JDK module (only those have leaves), but
+** LfApp, instrumented; or as another library's ('jdk' 0). */
+static cr_hier *leaf_hier(int jdk) {
+  cr_hier *h;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
+  size_t on;
+  uint8_t *ob = object_bytes(&on);
+  unsigned lib = jdk ? CR_HIER_JDK_MODULE : 0;
+  if (ob) add_bytes(h, ob, on, lib, 0, 0);
+  tu_files f;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/lf", tu_fixtures());
+  ck_assert_int_eq(tu_list_classes(&f, dir), 0);
+  ck_assert_uint_eq(f.n, 5);
+  for (size_t i = 0; i < f.n; i++) {
+    size_t n;
+    uint8_t *b = tu_slurp(f.path[i], &n);
+    ck_assert_ptr_nonnull(b);
+    int app = strcmp(simple_name(f.path[i]), "LfApp") == 0;
+    add_bytes(h, b, n, app ? CR_HIER_INSTRUMENTED : lib, i + 1, 0);
+    free(b);
+  }
+  tu_files_free(&f);
+  ck_assert_int_eq(cr_hier_link(h, &d), 0);
+  return h;
+}
+
+/* The leaf analysis on tests/data/java/Leaves.java: one reason each; a
+** summary keeps the answers; another library has no leaves. */
+START_TEST(test_hier_rules__leaves) {
+  size_t on;
+  if (!object_bytes(&on)) return;
+  cr_hier *h = leaf_hier(1);
+  ck_assert(cr_hmethod_flags(cr_hier_method(h, "java/lang/Object", "<init>",
+                                            "()V")) & CR_HM_LEAF);
+  ck_assert(leaf(h, "LfFinal", "<init>", "(I)V"));
+  ck_assert(leaf(h, "LfFinal", "get", "()I"));
+  ck_assert(leaf(h, "LfFinal", "twice", "()I"));
+  ck_assert(leaf(h, "LfOpen", "get", "()I"));
+  ck_assert(!leaf(h, "LfOpen", "viaVirtual", "()I"));
+  ck_assert(leaf(h, "LfOpen", "fin", "()I"));
+  ck_assert(leaf(h, "LfOpen", "viaFinal", "()I"));
+  ck_assert(leaf(h, "LfOpen", "sum", "(II)I"));
+  ck_assert(leaf(h, "LfOpen", "viaStatic", "()I"));
+  ck_assert(leaf(h, "LfOpen", "recA", "(I)I"));
+  ck_assert(leaf(h, "LfOpen", "recB", "(I)I"));
+  ck_assert(!leaf(h, "LfOpen", "viaIface", "(Ljava/lang/Runnable;)I"));
+  ck_assert(!leaf(h, "LfOpen", "nat", "()I"));
+  ck_assert(!leaf(h, "LfOpen", "viaNative", "()I"));
+  ck_assert(leaf(h, "LfOpen", "hash", "()I"));
+  ck_assert(leaf(h, "LfOpen", "klass", "()Ljava/lang/Object;"));
+  ck_assert(!leaf(h, "LfOpen", "callsApp", "()I"));
+  ck_assert(leaf(h, "LfOpen", "makes", "()Ljava/lang/Object;"));
+  ck_assert(!leaf(h, "LfOpen", "makesInit", "()Ljava/lang/Object;"));
+  ck_assert(leaf(h, "LfOpen", "readsQuiet", "()I"));
+  ck_assert(!leaf(h, "LfOpen", "lambda", "()Ljava/lang/Runnable;"));
+  ck_assert(!leaf(h, "LfInit", "<clinit>", "()V"));
+  ck_assert(!leaf(h, "LfInit", "read", "()I"));
+  ck_assert(leaf(h, "LfInit", "inst", "()I"));
+  ck_assert(leaf(h, "LfQuiet", "<clinit>", "()V"));
+  ck_assert(leaf(h, "LfQuiet", "read", "()I"));
+  ck_assert(!leaf(h, "LfApp", "f", "()I"));         /* instrumented */
+
+  /* a summary keeps them */
+  cr_hier *g = resaved(h);
+  ck_assert(leaf(g, "LfFinal", "get", "()I"));
+  ck_assert(leaf(g, "LfQuiet", "read", "()I"));
+  ck_assert(!leaf(g, "LfInit", "read", "()I"));
+  ck_assert(!leaf(g, "LfOpen", "viaVirtual", "()I"));
+  cr_hier_free(g);
+  cr_hier_free(h);
+
+  /* another library's classes: none */
+  h = leaf_hier(0);
+  ck_assert(!leaf(h, "LfFinal", "get", "()I"));
+  ck_assert(!leaf(h, "LfOpen", "sum", "(II)I"));
   cr_hier_free(h);
 }
 END_TEST
@@ -1173,6 +1276,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__duplicates);
   tcase_add_test(tc, test_hier_rules__redefined);
   tcase_add_test(tc, test_hier_rules__jdk_packages);
+  tcase_add_test(tc, test_hier_rules__leaves);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,0 +1,254 @@
+/*
+** leaf.c -- which library methods are leaves: methods that cannot run
+** code of an instrumented class, whatever their arguments.
+**
+** A call from instrumented code into the library publishes the call's
+** node in the thread's slot and restores the slot afterwards, so that an
+** instrumented method the library calls back (a comparator, a hashCode)
+** finds its caller's context there. A call into a leaf needs neither:
+** nothing it runs reads the slot. This is decided from the library's
+** code when the classes are added ('cr_hier__scan_body') and linked
+** ('cr_hier__leaves'), as a greatest fixed point over these facts:
+**
+**   - a method with code is a leaf when its code makes no interface call,
+**     no invokedynamic and loads no constant a bootstrap method or a
+**     method handle makes, and every method it calls is a leaf and is
+**     the method the call runs: a static call, an invokespecial, or a
+**     virtual call whose method is final or private or whose class is
+**     final (the receiver's class is then known);
+**   - a class initialisation its code may start (new, getstatic,
+**     putstatic, and a call to a static method) runs the <clinit> of the
+**     class, its superclasses and superinterfaces: each must be a leaf;
+**   - a native method is a leaf only when it is known to run no Java
+**     code ('native_leaf');
+**   - anything not known (a missing class, an instrumented class, a
+**     method of a class added without code) is not a leaf;
+**   - only a class of a JDK module has leaves: resolving a class name
+**     its code names asks the class's own loader, which for another
+**     library may be an instrumented class loader (Groovy's RootLoader).
+**
+** Exceptions do not matter: those the JVM throws are made by the JDK's
+** own constructors, and one a method makes itself is a 'new' and a
+** constructor call, analysed as any other. That holds while the JDK is
+** a library: with the JDK instrumented (JDK mode), the JVM's own calls
+** into it (exception constructors, Finalizer.register at the end of
+** Object.<init>) run instrumented code from anywhere, and nothing is a
+** leaf.
+*/
+#include <string.h>
+
+#include "cccp/bytecode.h"
+#include "cccp/classfile.h"
+#include "hier_int.h"
+
+/* More distinct calls than this: not a leaf (and nothing kept). */
+#define MAX_CALLS 64
+
+/*
+** Natives that run no Java code: they read or write memory, the clock or
+** the VM's own tables. 'registerNatives' (many classes' <clinit>) only
+** binds the class's other natives.
+*/
+static int native_leaf(const char *cls, const char *name) {
+  static const char *const pairs[] = {
+      "java/lang/Object", "getClass",
+      "java/lang/Object", "hashCode",
+      "java/lang/Object", "clone",
+      "java/lang/System", "arraycopy",
+      "java/lang/System", "identityHashCode",
+      "java/lang/System", "nanoTime",
+      "java/lang/System", "currentTimeMillis",
+      "java/lang/Thread", "currentThread",
+      "java/lang/Class", "getPrimitiveClass",
+      "java/lang/Class", "isInstance",
+      "java/lang/Class", "isAssignableFrom",
+      "java/lang/Class", "isInterface",
+      "java/lang/Class", "isArray",
+      "java/lang/Class", "isPrimitive",
+      "java/lang/Class", "getModifiers",
+      "java/lang/Class", "desiredAssertionStatus0",
+      "java/lang/Float", "floatToRawIntBits",
+      "java/lang/Float", "intBitsToFloat",
+      "java/lang/Double", "doubleToRawLongBits",
+      "java/lang/Double", "longBitsToDouble",
+      "java/lang/String", "intern",
+  };
+  if (strcmp(name, "registerNatives") == 0) return 1;
+  if (strcmp(cls, "java/lang/StrictMath") == 0) return 1;
+  for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i += 2)
+    if (strcmp(cls, pairs[i]) == 0 && strcmp(name, pairs[i + 1]) == 0)
+      return 1;
+  return 0;
+}
+
+/* The NameAndType of member reference 'i', or NULL. */
+static const cr_cpentry *nat(cr_cpool *cp, uint32_t i) {
+  const cr_cpentry *e = cr_cp_get(cp, i);
+  return e && cr_cp_tag(cp, e->b) == CR_CP_NAMEANDTYPE ? cr_cp_get(cp, e->b)
+                                                       : NULL;
+}
+
+/* Add call 'op' to pool reference 'ref' unless there; 0, or -1 when it
+** cannot be read or there are too many. */
+static int add_call(cr_class *c, hcall *v, uint16_t *refs, uint32_t *n,
+                    unsigned op, uint32_t ref) {
+  cr_cpool *cp = c->cp;
+  for (uint32_t k = 0; k < *n; k++)
+    if (refs[k] == ref && v[k].op == op) return 0;
+  if (*n == MAX_CALLS) return -1;
+  hcall *k = &v[*n];
+  memset(k, 0, sizeof *k);
+  k->op = (uint8_t)op;
+  if (op == CR_OP_NEW) {
+    k->owner = cr_cp_class_name(cp, ref);
+    if (!k->owner) return -1;
+  } else {
+    const cr_cpentry *e = cr_cp_get(cp, ref), *nt = nat(cp, ref);
+    if (!e || !nt) return -1;
+    k->owner = cr_cp_class_name(cp, e->a);
+    if (!k->owner) return -1;
+    if (op != CR_OP_GETSTATIC && op != CR_OP_PUTSTATIC) {
+      k->name = cr_cp_str(cp, nt->a);
+      k->desc = cr_cp_str(cp, nt->b);
+      if (!k->name || !k->desc) return -1;
+    }
+  }
+  if (k->owner[0] == '[') {
+    /* an array's clone copies it; its other methods are Object's */
+    if (op == CR_OP_INVOKEVIRTUAL && strcmp(k->name, "clone") == 0) return 0;
+    k->owner = "java/lang/Object";
+  }
+  refs[*n] = (uint16_t)ref;
+  (*n)++;
+  return 0;
+}
+
+int cr_hier__scan_body(cr_class *c, cr_member *m, cr_hier__mdef *md) {
+  md->body = BODY_NONE;
+  md->ncalls = 0;
+  md->calls = NULL;
+  if (m->flags & ACC_NATIVE) {
+    md->body = BODY_NATIVE;
+    return 0;
+  }
+  const cr_code *code = cr_member_code(m);
+  if (!code) return 0;
+  hcall v[MAX_CALLS];
+  uint16_t refs[MAX_CALLS];
+  uint32_t n = 0;
+  const uint8_t *p = code->code;
+  for (uint32_t off = 0, len; off < code->code_len; off += len) {
+    len = cr_code_insn_len(p, off, code->code_len);
+    if (len == 0) return 0;
+    unsigned op = p[off];
+    uint32_t ref = len >= 3 ? (uint32_t)p[off + 1] << 8 | p[off + 2] : 0;
+    switch (op) {
+    case CR_OP_INVOKEINTERFACE:
+    case CR_OP_INVOKEDYNAMIC:
+      return 0;
+    case CR_OP_LDC: case CR_OP_LDC_W: case CR_OP_LDC2_W: {
+      int tag = cr_cp_tag(c->cp, op == CR_OP_LDC ? p[off + 1] : ref);
+      if (tag == CR_CP_METHODHANDLE || tag == CR_CP_METHODTYPE ||
+          tag == CR_CP_DYNAMIC)
+        return 0;
+      break;
+    }
+    case CR_OP_INVOKEVIRTUAL: case CR_OP_INVOKESPECIAL:
+    case CR_OP_INVOKESTATIC: case CR_OP_NEW:
+    case CR_OP_GETSTATIC: case CR_OP_PUTSTATIC:
+      if (add_call(c, v, refs, &n, op, ref)) return 0;
+      break;
+    default:
+      break;
+    }
+  }
+  md->body = BODY_CALLS;
+  if (n == 0) return 0;
+  md->calls = cr_malloc(n * sizeof *md->calls);
+  if (!md->calls) return CR_ENOMEM;
+  memcpy(md->calls, v, n * sizeof *v);
+  md->ncalls = n;
+  return 0;
+}
+
+/* The analysis's names: "<clinit>" and "()V" interned (NULL if never
+** seen). */
+typedef struct lctx {
+  const cr_hier *h;
+  const char *clinit, *v;
+} lctx;
+
+/* 1 if the <clinit> of 'k', if any, is a leaf. */
+static int clinit_leaf(const lctx *x, const cr_hclass *k) {
+  if (!k || k->instrumented) return 0;
+  if (!k->clinit) return 1;
+  const cr_hmethod *ci = x->clinit && x->v
+                             ? cr_hier__declared(x->h, k, x->clinit, x->v)
+                             : NULL;
+  return ci && (ci->flags & CR_HM_LEAF);
+}
+
+/* 1 if starting the initialisation of 'c' runs only leaves: its own
+** <clinit>, its superclasses' and its superinterfaces' (JVMS 5.5 runs
+** those of interfaces with default methods only: all of them here). */
+static int init_leaf(const lctx *x, const cr_hclass *c) {
+  if (!c || !c->complete) return 0;
+  for (const cr_hclass *k = c; k; k = k->super)
+    if (!clinit_leaf(x, k)) return 0;
+  for (uint32_t i = 0; i < c->nall; i++)
+    if (!clinit_leaf(x, c->all[i])) return 0;
+  return 1;
+}
+
+/* 1 if call 'k' runs a leaf. */
+static int call_leaf(const lctx *x, const hcall *k) {
+  const cr_hclass *c = SYM(k->owner)->cls;
+  if (!k->name) return init_leaf(x, c);
+  if (!c) return 0;
+  int unknown = 0;
+  const cr_hmethod *t = cr_hier__resolve(x->h, c, k->name, k->desc,
+                                         &unknown);
+  if (!t || unknown || !(t->flags & CR_HM_LEAF)) return 0;
+  return k->op != CR_OP_INVOKEVIRTUAL ||
+         (t->access & (ACC_FINAL | ACC_PRIVATE)) || (c->access & ACC_FINAL);
+}
+
+/* 1 if 'm' (marked a leaf so far) still is one. */
+static int still_leaf(const lctx *x, const cr_hmethod *m) {
+  if ((m->access & ACC_STATIC) && m->name != x->clinit &&
+      !init_leaf(x, m->owner))
+    return 0;
+  for (uint32_t k = 0; k < m->ncalls; k++)
+    if (!call_leaf(x, &m->calls[k])) return 0;
+  return 1;
+}
+
+void cr_hier__leaves(cr_hier *h) {
+  int jdk = 0;                  /* the JDK is instrumented */
+  for (size_t i = 0; i < h->nclasses && !jdk; i++)
+    jdk = h->sorted[i]->instrumented && h->sorted[i]->jdk_module;
+  for (size_t i = 0; i < h->nclasses; i++) {
+    cr_hclass *c = h->sorted[i];
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      cr_hmethod *m = &c->methods[k];
+      if (c->instrumented || jdk || !c->jdk_module)
+        m->flags &= ~(unsigned)CR_HM_LEAF;
+      else if (m->body == BODY_CALLS) m->flags |= CR_HM_LEAF;
+      else if (m->body == BODY_NATIVE && native_leaf(c->name, m->name))
+        m->flags |= CR_HM_LEAF;
+    }
+  }
+  lctx x = {h, cr_hier__find(h, "<clinit>"), cr_hier__find(h, "()V")};
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t i = 0; i < h->nclasses; i++) {
+      cr_hclass *c = h->sorted[i];
+      for (uint32_t k = 0; k < c->nmethods; k++) {
+        cr_hmethod *m = &c->methods[k];
+        if (!(m->flags & CR_HM_LEAF) || still_leaf(&x, m)) continue;
+        m->flags &= ~(unsigned)CR_HM_LEAF;
+        changed = 1;
+      }
+    }
+  }
+}
