@@ -284,6 +284,7 @@ public class CC {
     CC node;              // the thread-local CCT node, null = not profiling
     int[] cacheTags;      // JopCache: the method of each block, 0 = none
     int cacheNext;        // JopCache: where the next miss loads
+    int renew;            // stores until a young copy replaces it (Slots)
   }
 
   /** The current thread's slot, or null (always null in JDK mode). */
