@@ -109,16 +109,25 @@ static const char *simple_name(const char *path) {
   return s;
 }
 
-/* Build, link and analyse the fixtures with the built-in policy plus
-** SEEDS. 'cycle': patch the cycle in; then linking fails. */
-static cr_hier *build(int cycle, int *link_rc, cr_diag *ld) {
+/* A new hierarchy holding java/lang/Object of kind 'kind' (when the JDK
+** is there to take it from). */
+static cr_hier *with_object(unsigned kind) {
   cr_hier *h;
   cr_diag d;
   cr_diag_clear(&d);
   ck_assert_int_eq(cr_hier_new(&h, &d), 0);
   size_t on;
   uint8_t *ob = object_bytes(&on);
-  if (ob) add_bytes(h, ob, on, 0, 0, 0);
+  if (ob) add_bytes(h, ob, on, kind, 0, 0);
+  return h;
+}
+
+/* Build, link and analyse the fixtures with the built-in policy plus
+** SEEDS. 'cycle': patch the cycle in; then linking fails. */
+static cr_hier *build(int cycle, int *link_rc, cr_diag *ld) {
+  cr_hier *h = with_object(0);
+  cr_diag d;
+  cr_diag_clear(&d);
   tu_files f = hi_files();
   for (size_t i = 0; i < f.n; i++) {
     const char *s = simple_name(f.path[i]);
@@ -1172,14 +1181,10 @@ static int leaf(const cr_hier *h, const char *cls, const char *name,
 /* The fixtures as classes of a JDK module (only those have leaves), but
 ** LfApp, instrumented; or as another library's ('jdk' 0). */
 static cr_hier *leaf_hier(int jdk) {
-  cr_hier *h;
+  unsigned lib = jdk ? CR_HIER_JDK_MODULE : 0;
+  cr_hier *h = with_object(lib);
   cr_diag d;
   cr_diag_clear(&d);
-  ck_assert_int_eq(cr_hier_new(&h, &d), 0);
-  size_t on;
-  uint8_t *ob = object_bytes(&on);
-  unsigned lib = jdk ? CR_HIER_JDK_MODULE : 0;
-  if (ob) add_bytes(h, ob, on, lib, 0, 0);
   tu_files f;
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/lf", tu_fixtures());
