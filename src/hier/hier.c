@@ -377,7 +377,9 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
       goto out;
     }
     def.methods[i].nannots = nann - astart[i];
-    if (!def.instrumented && cr_hier__scan_body(c, m, &def.methods[i])) {
+    /* only a JDK module's classes can be leaves (leaf.c) */
+    if (!def.instrumented && def.jdk_module &&
+        cr_hier__scan_body(c, m, &def.methods[i])) {
       cr_free(astart);
       rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
       goto out;
