@@ -270,11 +270,12 @@ static const cr_pol_rule builtin_jdk[] = {
   INSERT("java/lang/VirtualThread", "run", "(Ljava/lang/Runnable;)V",
          "ended", "thread-end",
          "as Thread.exit, for a virtual thread (JDK 19+)"),
-  RULE(CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$cc", NULL,
-       "thread-slot",
-       "the current node, read after Thread.currentThread() instead of a "
-       "ThreadLocal (which the JDK's own code uses)"),
-  RULE(CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root", NULL,
+  RULE(CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$slot",
+       "Lcccp/rt/CC$Slot;", "thread-slot",
+       "the thread's slot, which holds the current node, read after "
+       "Thread.currentThread() instead of a ThreadLocal (which the JDK's "
+       "own code uses)"),
+  RULE(CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root", "Lcccp/rt/CC;",
        "thread-slot", "the root of the thread's tree"),
 };
 #undef RULE
@@ -473,11 +474,12 @@ const char cr_policy_doc[] =
 "  -Dcccp.exit=inserted). Without it the runtime registers a system\n"
 "  shutdown hook of its own, which initialises Shutdown as the program\n"
 "  starts, not as it ends, and misses the calls after the hooks.\n"
-"thread-slot  <thread-field> cccp$cc and cccp$root in java.lang.Thread:\n"
-"  the current node and the thread's root (type cccp/rt/CC), read after\n"
-"  Thread.currentThread() instead of through a ThreadLocal. The runtime\n"
-"  of an instrumented JDK reads these fields: without them the VM cannot\n"
-"  boot (NoSuchFieldError, then StackOverflowError, as it initialises).\n";
+"thread-slot  <thread-field> cccp$slot and cccp$root in java.lang.Thread:\n"
+"  the thread's slot, which holds the current node (type cccp/rt/CC$Slot),\n"
+"  and its root (cccp/rt/CC), read after Thread.currentThread() instead\n"
+"  of through a ThreadLocal. The runtime of an instrumented JDK reads\n"
+"  these fields: without them the VM cannot boot (NoSuchFieldError, then\n"
+"  StackOverflowError, as it initialises).\n";
 
 /* ------------------------------------------------------------- storage */
 
@@ -709,13 +711,16 @@ static int check(const cr_pol_rule *r, cr_diag *d) {
       return bad(d, r, "class, name, desc (of one method) and call are "
                        "required, without '*'");
     return 0;
-  case CR_POL_THREAD_FIELD:
-    if (described) return bad(d, r, "desc has no meaning (the field's type "
-                                    "is cccp/rt/CC)");
+  case CR_POL_THREAD_FIELD: {
     if (r->remove) return 0;
     if (!lit(r->cls) || !lit(r->name))
       return bad(d, r, "class and name are required, without '*'");
+    const char *e = described ? field_type(r->desc) : NULL;
+    if (described && (r->desc[0] != 'L' || !e || *e))
+      return bad(d, r, "desc must be one class type (the default: "
+                       "Lcccp/rt/CC;)");
     return 0;
+  }
   default:
     return 0;
   }
@@ -999,7 +1004,8 @@ int cr_policy_print(const cr_policy *p, FILE *f) {
       if (r->after > 0) attr(f, "after", "1");
     } else {
       attr(f, "name", r->name);
-      if (r->kind != CR_POL_THREAD_FIELD) attr(f, "desc", r->desc);
+      if (r->kind != CR_POL_THREAD_FIELD || r->desc)
+        attr(f, "desc", r->desc);
     }
     if (r->call) attr(f, "call", r->call);
     if (r->remove) attr(f, "remove", "1");

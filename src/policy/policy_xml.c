@@ -25,7 +25,7 @@ static const char *const attrs[CR_POL__COUNT][10] = {
   {"class", "name", "desc", "id", "why", "remove", NULL},
   {"class", "name", "desc", "id", "why", "remove", NULL},
   {"class", "name", "desc", "call", "id", "why", "remove", NULL},
-  {"class", "name", "id", "why", "remove", NULL},
+  {"class", "name", "desc", "id", "why", "remove", NULL},
 };
 #undef SEED_ATTRS
 

@@ -2234,14 +2234,15 @@ static int finish(xf *x) {
 /* ---------------------------------------------------------- JDK mode */
 
 /* A public transient synthetic field 'name' of type CC (queued). */
-static void add_cc_field(xf *x, const char *name) {
+static void add_cc_field(xf *x, const char *name, const char *desc) {
   if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1, sizeof *x->newf))
     return;
   cr_member *f = &x->newf[x->nnewf++];
   memset(f, 0, sizeof *f);
   f->flags = ACC_PUBLIC | ACC_TRANSIENT | ACC_SYNTHETIC;
   f->name = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, name, x->d));
-  f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, "L" CC_CLASS ";",
+  f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp,
+                                            desc ? desc : "L" CC_CLASS ";",
                                             x->d));
 }
 
@@ -2291,7 +2292,8 @@ static int insert_call(xf *x, const char *name, const char *desc,
 ** What the runtime of an instrumented JDK needs from the JDK itself, the
 ** policy's <thread-field> and <insert-call> entries for this class, in
 ** that order: the thread slot as two fields of java.lang.Thread (the
-** current node and the thread's root, read after Thread.currentThread());
+** thread's slot object, which holds the current node, and the thread's
+** root, read after Thread.currentThread());
 ** the moment the VM has booted, when profiling can start (CC.start as
 ** System.initPhase3 returns: JDK 9 and later; the VM calls it by name, so
 ** it is the original-signature method, whatever its kind); and when a
@@ -2311,7 +2313,7 @@ static void jdk_hooks(xf *x) {
         continue;
       int done = 0;
       if (!pass)
-        add_cc_field(x, r->name);
+        add_cc_field(x, r->name, r->desc);
       else if (!(done = insert_call(x, r->name, r->desc, 0, r->call)))
         warn(x, "class %s: no %s%s: %s", x->name, r->name, r->desc,
              strcmp(r->call, "start") == 0   ? "profiling will not start"

@@ -262,10 +262,12 @@ START_TEST(test_policy_xml__jdk_builtin) {
   ck_assert_int_lt(cr_policy_find(p, CR_POL_THREAD_ENTRY, "java/lang/Thread",
                                   "run", "()V"), 0);
   /* the fields of the slot, in order, and the inserted calls */
-  int cc = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$cc");
+  int cc = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$slot");
   int root = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root");
   ck_assert_int_ge(cc, 0);
   ck_assert_int_gt(root, cc);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)cc)->desc, "Lcccp/rt/CC$Slot;");
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)root)->desc, "Lcccp/rt/CC;");
   k = entry(p, CR_POL_INSERT_CALL, "java/lang/Thread", "exit");
   ck_assert_int_ge(k, 0);
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->desc, "()V");
@@ -303,7 +305,7 @@ static const char JDK[] =
     "  <upcall class='com/acme/Loader' name='find' desc='(I)V'/>\n"
     "  <insert-call class='com/acme/T' name='stop' desc='()V' "
     "call='ended'/>\n"
-    "  <thread-field class='com/acme/T' name='slot'/>\n"
+    "  <thread-field class='com/acme/T' name='slot' desc='Lcom/acme/S;'/>\n"
     "  <redirect class='com/acme/A' from='a/B.n(Ljava/lang/Object;)I'\n"
     "            to='x/Y.f(Ljava/lang/Object;I)I' after='1'/>\n"
     "</policy>\n";
@@ -349,6 +351,7 @@ START_TEST(test_policy_xml__jdk_file) {
   r = cr_policy_rule(p, 5);
   ck_assert_int_eq(r->kind, CR_POL_THREAD_FIELD);
   ck_assert_str_eq(r->name, "slot");
+  ck_assert_str_eq(r->desc, "Lcom/acme/S;");
   cr_policy_free(p);
 }
 END_TEST
@@ -402,7 +405,7 @@ START_TEST(test_policy_xml__removals) {
   ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 0);
   k = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$root");
   ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 1);
-  k = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$cc");
+  k = entry(p, CR_POL_THREAD_FIELD, "java/lang/Thread", "cccp$slot");
   ck_assert_int_eq(cr_policy_removed(p, (size_t)k), 0);
   /* the seeds are untouched */
   cr_pol_method om = M("java/lang/Object", "hashCode", "()I", 0x101);
@@ -571,7 +574,9 @@ START_TEST(test_policy_xml__bad_files) {
   bad("<policy><insert-call class='a' name='' desc='()V' call='ended'/>"
       "</policy>", CR_EFORMAT, "<insert-call>: class, name, desc");
   bad("<policy><thread-field class='a' name='b' desc='I'/></policy>",
-      CR_EFORMAT, "unknown attribute 'desc' on <thread-field>");
+      CR_EFORMAT, "<thread-field>: desc must be one class type");
+  bad("<policy><thread-field class='a' name='b' desc='La;I'/></policy>",
+      CR_EFORMAT, "<thread-field>: desc must be one class type");
   bad("<policy><nonoverloadable remove='1'/></policy>", CR_EFORMAT,
       "unknown attribute 'remove' on <nonoverloadable>");
   bad("<policy><nonwrappable to='x/Y.z()V'/></policy>", CR_EFORMAT,
@@ -645,7 +650,8 @@ START_TEST(test_policy_xml__print_roundtrip) {
                       "name=\"exit\" desc=\"()V\" call=\"ended\" "
                       "id=\"thread-end\""));
   ck_assert(strstr(a, "<thread-field class=\"java/lang/Thread\" "
-                      "name=\"cccp$cc\" id=\"thread-slot\""));
+                      "name=\"cccp$slot\" desc=\"Lcccp/rt/CC$Slot;\" "
+                      "id=\"thread-slot\""));
   ck_assert(strstr(a, "<redirect class=\"x/*\" from=\"a/*.get*\" "
                       "remove=\"1\""));
   f = open_memstream(&b, &nb);

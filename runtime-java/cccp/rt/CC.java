@@ -277,17 +277,19 @@ public class CC {
   /* ------------------------------------------------------ thread slot */
 
   /**
-   * Per-thread state of app mode (a ThreadLocal, class Slots); JDK mode
-   * keeps the node in fields of java.lang.Thread and has no Slot.
+   * Per-thread state: app mode keeps it in a ThreadLocal (class Slots),
+   * JDK mode in a field of java.lang.Thread (public for that field's type:
+   * its node only).
    */
-  static final class Slot {
+  public static final class Slot {
     CC node;              // the thread-local CCT node, null = not profiling
     int[] cacheTags;      // JopCache: the method of each block, 0 = none
     int cacheNext;        // JopCache: where the next miss loads
     int renew;            // stores until a young copy replaces it (Slots)
   }
 
-  /** The current thread's slot, or null (always null in JDK mode). */
+  /** The current thread's slot in app mode, or null (always null in JDK
+   *  mode, whose slot holds the node only). */
   static Slot slot() {
     return Slots.slot();
   }

@@ -67,18 +67,25 @@ final class Slots {
    * lives in another region, as it mostly does); into a young object the
    * barrier stops at the card check. A slot that lived long enough is old:
    * every RENEW stores, the thread takes a new one (an allocation and a
-   * ThreadLocal.set, about a ten-thousandth of what the stores cost).
+   * ThreadLocal.set, about a ten-thousandth of what the stores cost). A
+   * failed allocation keeps the old slot.
    */
   private static final int RENEW = 1 << 20;
 
   private static void renew(CC.Slot s) {
-    CC.Slot n = new CC.Slot();
-    n.node = s.node;
-    n.cacheTags = s.cacheTags;
-    n.cacheNext = s.cacheNext;
-    n.renew = RENEW;
-    SLOT.set(n);
-    last = new Last(Thread.currentThread(), n);
+    s.renew = RENEW;
+    try {
+      CC.Slot n = new CC.Slot();
+      n.node = s.node;
+      n.cacheTags = s.cacheTags;
+      n.cacheNext = s.cacheNext;
+      n.renew = RENEW;
+      Last l = new Last(Thread.currentThread(), n);
+      SLOT.set(n);                      // replaces the entry's value
+      last = l;
+    } catch (OutOfMemoryError e) {
+      /* the old slot serves on */
+    }
   }
 
   /** JDK mode only (see runtime-java/jdk). */

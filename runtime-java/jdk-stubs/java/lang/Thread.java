@@ -7,7 +7,7 @@
 package java.lang;
 
 public class Thread implements Runnable {
-  public cccp.rt.CC cccp$cc;
+  public cccp.rt.CC.Slot cccp$slot;
   public cccp.rt.CC cccp$root;
 
   public Thread(String name) {}

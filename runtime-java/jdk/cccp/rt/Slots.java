@@ -1,8 +1,8 @@
 /*
  * Slots.java -- the thread slot of JDK mode: two fields the rewriter adds
- * to java.lang.Thread (cccp$cc, the current node; cccp$root, the thread's
- * root), read after Thread.currentThread(). This class replaces the app
- * mode's in the runtime patched into java.base.
+ * to java.lang.Thread (cccp$slot, the slot that holds the current node;
+ * cccp$root, the thread's root), read after Thread.currentThread(). This
+ * class replaces the app mode's in the runtime patched into java.base.
  */
 package cccp.rt;
 
@@ -10,9 +10,10 @@ package cccp.rt;
  * While the VM boots, instrumented code runs before anything is ready:
  * until 'start' (called at the end of System.initPhase3, the rewriter
  * puts the call there) every entry point answers null, "not profiling",
- * without touching anything. A thread's fields: cc null and root null, no
- * root yet; cc null and root set, not profiling (the runtime is at work,
- * or the root is being made); cc set, the current node.
+ * without touching anything. A thread's state, with "node" the node its
+ * slot holds (null when it has no slot yet): node null and root null, no
+ * root yet; node null and root set, not profiling (the runtime is at
+ * work, or the root is being made); node set, the current node.
  *
  * Nothing here calls a method of the JDK before the slot says "not
  * profiling": the JDK is instrumented, and its entries call back here.
@@ -37,21 +38,72 @@ final class Slots {
   static CC get() {
     if (!live) return null;
     Thread t = Thread.currentThread();
-    CC c = t.cccp$cc;
-    if (c != null || t.cccp$root != null || CC.busy) return c;
+    CC.Slot s = t.cccp$slot;
+    if (s != null) {
+      CC c = s.node;
+      if (c != null) return c;
+    }
+    if (t.cccp$root != null || CC.busy) return null;
     return root(t);
   }
 
   static CC set(CC node) {
     if (!live) return null;
     Thread t = Thread.currentThread();
-    CC prev = t.cccp$cc;
-    if (prev == null && t.cccp$root == null) {
-      if (CC.busy) return null;
-      prev = root(t);
+    CC.Slot s = t.cccp$slot;
+    CC prev;
+    if (s == null || (prev = s.node) == null) {
+      prev = null;
+      if (t.cccp$root == null) {
+        if (CC.busy) return null;
+        prev = root(t);
+      }
+      put(t, node);
+      return prev;
     }
-    t.cccp$cc = node;
+    s.node = node;
+    if (--s.renew < 0) renew(t, s);
     return prev;
+  }
+
+  /*
+   * The node is kept in a slot object, not in a field of Thread, and the
+   * thread replaces its slot by a copy, made now and so in the young
+   * generation, every RENEW stores (as app mode's Slots does): a store
+   * into the Thread object, old in a program that runs long enough, pays
+   * G1's post-write barrier in full (a StoreLoad fence when the node lives
+   * in another region); into a young object the barrier stops at the card
+   * check. A failed allocation keeps the old slot.
+   */
+  private static final int RENEW = 1 << 20;
+
+  private static void renew(Thread t, CC.Slot s) {
+    s.renew = RENEW;
+    try {
+      CC.Slot n = new CC.Slot();
+      n.node = s.node;
+      n.renew = RENEW;
+      t.cccp$slot = n;
+    } catch (OutOfMemoryError e) {
+      /* the old slot serves on */
+    }
+  }
+
+  /* The current node of 't': its slot's, null when it has no slot. */
+  private static CC node(Thread t) {
+    CC.Slot s = t.cccp$slot;
+    return s == null ? null : s.node;
+  }
+
+  /* Make 't''s slot hold 'c' (a slot made on first use). */
+  private static void put(Thread t, CC c) {
+    CC.Slot s = t.cccp$slot;
+    if (s == null) {
+      s = new CC.Slot();
+      s.renew = RENEW;
+      t.cccp$slot = s;
+    }
+    s.node = c;
   }
 
   static CC root() {
@@ -63,7 +115,7 @@ final class Slots {
       if (CC.busy) return null;
       return root(t);
     }
-    t.cccp$cc = r;
+    put(t, r);
     return r;
   }
 
@@ -76,7 +128,7 @@ final class Slots {
     if (!live) return false;
     Thread t = Thread.currentThread();
     CC r = t.cccp$root;
-    return t.cccp$cc == null && r != null && r != MAKING && r != ENDED;
+    return node(t) == null && r != null && r != MAKING && r != ENDED;
   }
 
   /*
@@ -89,7 +141,7 @@ final class Slots {
     CC r = t.cccp$root;
     if (r == null || r == MAKING || r == ENDED) return null;
     t.cccp$root = ENDED;
-    t.cccp$cc = null;
+    put(t, null);
     return r;
   }
 
@@ -108,7 +160,7 @@ final class Slots {
       r = null;
     }
     t.cccp$root = r;
-    t.cccp$cc = r;
+    put(t, r);
     return r;
   }
 
@@ -162,13 +214,13 @@ final class Slots {
   static CC upcall(CC s) {
     if (virtual()) return s;
     Thread t = Thread.currentThread();
-    t.cccp$cc = null;
+    put(t, null);
     try {
       return Upcalls.caller(s);
     } catch (Throwable e) {
       return s;
     } finally {
-      t.cccp$cc = s;
+      put(t, s);
     }
   }
 
