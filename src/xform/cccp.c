@@ -2233,7 +2233,8 @@ static int finish(xf *x) {
 
 /* ---------------------------------------------------------- JDK mode */
 
-/* A public transient synthetic field 'name' of type CC (queued). */
+/* A public transient synthetic field 'name' of type 'desc' (NULL: CC),
+** queued. */
 static void add_cc_field(xf *x, const char *name, const char *desc) {
   if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1, sizeof *x->newf))
     return;

@@ -282,10 +282,30 @@ public class CC {
    * its node only).
    */
   public static final class Slot {
+    /*
+     * Stores between two copies: a slot that lived long enough is in the
+     * old generation, where each store of a node pays G1's post-write
+     * barrier in full (a StoreLoad fence when the node lives in another
+     * region, as it mostly does); into a young object the barrier stops
+     * at the card check. Every RENEW stores the thread takes a fresh copy
+     * (Slots.renew: an allocation, about a ten-thousandth of what the
+     * stores cost).
+     */
+    static final int RENEW = 1 << 20;
+
     CC node;              // the thread-local CCT node, null = not profiling
     int[] cacheTags;      // JopCache: the method of each block, 0 = none
     int cacheNext;        // JopCache: where the next miss loads
-    int renew;            // stores until a young copy replaces it (Slots)
+    int renew = RENEW;    // stores until a young copy replaces it (Slots)
+
+    /** A copy, made now and so young. */
+    Slot copy() {
+      Slot n = new Slot();
+      n.node = node;
+      n.cacheTags = cacheTags;
+      n.cacheNext = cacheNext;
+      return n;
+    }
   }
 
   /** The current thread's slot in app mode, or null (always null in JDK

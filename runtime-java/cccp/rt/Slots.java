@@ -61,25 +61,14 @@ final class Slots {
   }
 
   /*
-   * Replace the current thread's slot by a copy, made now and so in the
-   * young generation. Storing a node into an object of the old generation
-   * costs G1's post-write barrier in full (a StoreLoad fence when the node
-   * lives in another region, as it mostly does); into a young object the
-   * barrier stops at the card check. A slot that lived long enough is old:
-   * every RENEW stores, the thread takes a new one (an allocation and a
-   * ThreadLocal.set, about a ten-thousandth of what the stores cost). A
-   * failed allocation keeps the old slot.
+   * Replace the current thread's slot by a young copy (CC.Slot.RENEW), in
+   * its ThreadLocal and as the last one looked up. A failed allocation
+   * keeps the old slot.
    */
-  private static final int RENEW = 1 << 20;
-
   private static void renew(CC.Slot s) {
-    s.renew = RENEW;
+    s.renew = CC.Slot.RENEW;
     try {
-      CC.Slot n = new CC.Slot();
-      n.node = s.node;
-      n.cacheTags = s.cacheTags;
-      n.cacheNext = s.cacheNext;
-      n.renew = RENEW;
+      CC.Slot n = s.copy();
       Last l = new Last(Thread.currentThread(), n);
       SLOT.set(n);                      // replaces the entry's value
       last = l;
@@ -128,7 +117,6 @@ final class Slots {
    */
   private static CC.Slot newSlot() {
     CC.Slot s = new CC.Slot();
-    s.renew = RENEW;
     SLOT.set(s);
     s.node = CC.newRoot(Thread.currentThread());
     return s;

@@ -67,23 +67,15 @@ final class Slots {
   }
 
   /*
-   * The node is kept in a slot object, not in a field of Thread, and the
-   * thread replaces its slot by a copy, made now and so in the young
-   * generation, every RENEW stores (as app mode's Slots does): a store
-   * into the Thread object, old in a program that runs long enough, pays
-   * G1's post-write barrier in full (a StoreLoad fence when the node lives
-   * in another region); into a young object the barrier stops at the card
-   * check. A failed allocation keeps the old slot.
+   * The node is kept in a slot object, not in a field of Thread (old in a
+   * program that runs long enough), and the thread replaces its slot by a
+   * young copy every CC.Slot.RENEW stores, as app mode's Slots does. A
+   * failed allocation keeps the old slot.
    */
-  private static final int RENEW = 1 << 20;
-
   private static void renew(Thread t, CC.Slot s) {
-    s.renew = RENEW;
+    s.renew = CC.Slot.RENEW;
     try {
-      CC.Slot n = new CC.Slot();
-      n.node = s.node;
-      n.renew = RENEW;
-      t.cccp$slot = n;
+      t.cccp$slot = s.copy();
     } catch (OutOfMemoryError e) {
       /* the old slot serves on */
     }
@@ -100,7 +92,6 @@ final class Slots {
     CC.Slot s = t.cccp$slot;
     if (s == null) {
       s = new CC.Slot();
-      s.renew = RENEW;
       t.cccp$slot = s;
     }
     s.node = c;
