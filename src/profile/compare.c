@@ -61,8 +61,10 @@ static int growv(void **v, size_t *cap, size_t need, size_t elem) {
 }
 
 int cr_profile_generated(const char *cls) {
+  /* "$$StringConcat": JDK 24 on, the hidden class that concatenates
+  ** for a string-concatenation call site, named by its address */
   static const char *const inside[] = {"$$Lambda", "LambdaForm$", "$Proxy",
-                                       NULL};
+                                       "$$StringConcat", NULL};
   static const char *const start[] = {
       "jdk/internal/reflect/Generated",
       "jdk/internal/reflect/DirectMethodHandleAccessor",

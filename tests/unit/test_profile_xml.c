@@ -312,6 +312,8 @@ START_TEST(test_profile_xml__generated) {
   ck_assert(cr_profile_generated("jdk/internal/reflect/GeneratedMethodAccessor1"));
   ck_assert(cr_profile_generated("jdk/internal/reflect/DirectMethodHandleAccessor"));
   ck_assert(cr_profile_generated("jdk/proxy1/$Proxy0"));
+  ck_assert(cr_profile_generated("java/lang/String$$StringConcat/0x00000000be083000"));
+  ck_assert(!cr_profile_generated("java/lang/String"));
   ck_assert(!cr_profile_generated("java/lang/reflect/Method"));
   ck_assert(!cr_profile_generated("app/Main"));
   cr_profile_free(a);
