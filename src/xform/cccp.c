@@ -104,6 +104,8 @@ typedef struct xf {
   int condy;                /* version >= 63: ids by ldc of a Dynamic */
   int jdk;                  /* a class of the instrumented JDK: fixed
                                ids only, nothing registered at run time */
+  int readers;              /* app mode: the slot's readers put it back
+                               ('reader_exits'), call sites only publish */
   cr_an *an;
   const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
@@ -133,6 +135,8 @@ typedef struct xf {
   int in_init;              /* instrumenting a constructor */
   int compact;              /* the sites being rewritten are in the
                                compact part of a body ('instrument') */
+  int publish;              /* ... and only publish their node ('readers',
+                               not in a compact body) */
   int bumped;               /* version raised to 52 (an old interface) */
   int err;                  /* first fatal error (pool full, OOM) */
   share sh;                 /* the method's twin, for its own body */
@@ -678,18 +682,45 @@ static int slot_read(xf *x, const char *name, const char *desc, int stat) {
 ** method the JVM calls in the middle of an instruction (vm_upcall),
 ** CC.upcall() instead: the node of the method the JVM interrupted, which
 ** the slot does not hold (ESI calls do not publish their nodes).
+** In app mode ('x->readers') the wrapper puts back the slot's value as
+** it leaves (see 'wrap_site'):
+**   CC.get(); astore s
+**   start: [aload_0] <args>; aload s; <call the twin>
+**   end: aload s; CC.set; pop; <return>
+**   handler: aload s; CC.set; pop; athrow        [start, end) any
+** but a constructor's, which restores on its return only (the handler's
+** frame would have to keep 'uninitializedThis', see 'wrap_site').
 */
+static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev);
+static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
+                         cr_insn *start, cr_insn *end);
+
 static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
                const char *tdesc, cr_diag *md) {
   cr_body *b = fresh_body(x, m);
   if (!b) return x->err;
   int stat = (m->flags & ACC_STATIC) != 0;
+  int s = arg_slots(desc) + !stat;
+  cr_insn *start = NULL;
+  if (x->readers) {
+    emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
+    emit(x, b, NULL, CR_OP_ASTORE, s);
+    start = emit_label(x, b, NULL);
+  }
   if (!stat) emit(x, b, NULL, CR_OP_ALOAD, 0);
   emit_args(x, b, NULL, desc, !stat);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
+  if (x->readers) emit(x, b, NULL, CR_OP_ALOAD, s);
+  else emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
   emit(x, b, NULL, stat ? CR_OP_INVOKESTATIC : CR_OP_INVOKESPECIAL,
        own_ref(x, name, tdesc));
-  emit(x, b, NULL, ret_op(desc), 0);
+  if (x->readers) {
+    cr_insn *end = emit_label(x, b, NULL);
+    emit_restore(x, b, NULL, s);
+    emit(x, b, NULL, ret_op(desc), 0);
+    if (strcmp(name, "<init>") != 0) emit_rethrow(x, b, NULL, s, start, end);
+  } else {
+    emit(x, b, NULL, ret_op(desc), 0);
+  }
   return commit(x, b, md);
 }
 
@@ -935,6 +966,13 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 **   start: <call> end: aload prev; CC.set; pop; goto skip
 **   handler: aload prev; CC.set; pop; athrow
 **   skip:
+** In app mode ('x->publish') the call only publishes the node:
+**   [aload cc | aload cc; MID; CC.enter]; CC.set; pop; <call>
+** Whatever the library runs of the application reads the slot as it
+** enters (an N2B wrapper, an OSI body) and puts that value back as it
+** leaves, normally or by an exception ('n2b', 'reader_exits'); code
+** that runs after the call and needs the slot sets it first. One slot
+** store per call instead of two, and no handler.
 ** With 'spill' (the call's descriptor) the node is the one CC.enterv
 ** picks for the receiver: the arguments are stored to locals after
 ** 'prev' and loaded back around "dup; aload cc; MID; CC.enterv".
@@ -948,6 +986,7 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill);
+static void compact_reset(xf *x, cr_body *b, cr_insn *i, int ccl);
 
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const mid *node, int nohandler, const char *spill) {
@@ -967,8 +1006,9 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
     emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
   }
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, CR_OP_ASTORE, prev);
+  emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE, x->publish ? 0 : prev);
   if (spill) spill_args(x, b, i, spill, prev + 1, 0);
+  if (x->publish) return;
   cr_insn *start = emit_label(x, b, i);
   cr_insn *after = i->next;
   cr_insn *end = emit_label(x, b, after);
@@ -994,6 +1034,8 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 **   <call> aload cc; CC.set; pop
 ** An exception from the call finds 'cc' put back by the method's handler
 ** that catches it, or the slot's value at entry by the catch-all one.
+** In app mode an ESI call puts 'cc' back too: its callee's library calls
+** only publish their nodes ('wrap_site').
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill) {
@@ -1008,6 +1050,11 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, i, CR_OP_POP, 0);
   if (spill) spill_args(x, b, i, spill, prev + 1, 0);
+  compact_reset(x, b, i, ccl);
+}
+
+/* "aload cc; CC.set; pop" after call 'i' in the compact part of a body. */
+static void compact_reset(xf *x, cr_body *b, cr_insn *i, int ccl) {
   cr_insn *after = i->next;
   emit(x, b, after, CR_OP_ALOAD, ccl);
   emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
@@ -1154,7 +1201,8 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
 ** A 'new' is not copied (two allocation sites would give two different
 ** uninitialised types where the paths join): it is triggered by an
 ** allocation that is dropped. In an interface (no private fields) the
-** slot is set around 'i' every time.
+** slot is set around 'i' every time. In app mode ('x->publish', see
+** 'wrap_site') the slot is set, not restored: no 'prev', no handler.
 */
 static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (x->compact) return;               /* the slot holds the node */
@@ -1183,7 +1231,7 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (br) br->target = plain;
   emit(x, b, i, CR_OP_ALOAD, ccl);
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, CR_OP_ASTORE, prev);
+  emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE, x->publish ? 0 : prev);
   cr_insn *start = emit_label(x, b, i);
   int copy = i->op != CR_OP_NEW;
   if (copy) {
@@ -1194,12 +1242,12 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     emit(x, b, i, CR_OP_POP, 0);
   }
   cr_insn *end = emit_label(x, b, i);
-  emit_restore(x, b, i, prev);
+  if (!x->publish) emit_restore(x, b, i, prev);
   emit(x, b, i, CR_OP_ICONST_1, 0);
   emit(x, b, i, CR_OP_PUTSTATIC, g);
   cr_insn *go = emit(x, b, i, CR_OP_GOTO, 0);
   if (go) go->target = copy ? join : plain;
-  emit_rethrow(x, b, i, prev, start, end);
+  if (!x->publish) emit_rethrow(x, b, i, prev, start, end);
   cr_body_insert_before(b, i, plain);
   if (copy) cr_body_insert_after(b, i, join);
 }
@@ -1361,6 +1409,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     emit(x, b, i, CR_OP_ALOAD, ccl);
     i->a = tw;
     if (i->op == CR_OP_INVOKEINTERFACE) i->b++;
+    if (x->compact && x->readers) compact_reset(x, b, i, ccl);
     x->o->nsites_esi++;
     return;
   }
@@ -1527,13 +1576,16 @@ static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
 ** old value to 'prev'), back at the start of each of the method's own
 ** handlers (the first 'norig' entries of the table) but those flagged
 ** in 'self' ('self_handlers'), and 'prev' again before each return.
+** With 'saved', 'prev' already holds the value to put back (an app-mode
+** constructor's, from its entry: the calls before 'cstart' may have
+** left another in the slot, see 'wrap_site').
 */
 static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
-                         int ccl, int prev, uint32_t norig,
+                         int ccl, int prev, int saved, uint32_t norig,
                          const uint8_t *self) {
   emit(x, b, cstart, CR_OP_ALOAD, ccl);
   emit(x, b, cstart, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, cstart, CR_OP_ASTORE, prev);
+  emit(x, b, cstart, saved ? CR_OP_POP : CR_OP_ASTORE, saved ? 0 : prev);
   for (uint32_t k = 0; k < norig && !x->err; k++) {
     cr_insn *h = b->tcb[k].handler;
     uint32_t j = 0;
@@ -1571,11 +1623,59 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
 static int from_twin(xf *x, cr_member *m, const char *name,
                      const char *desc, cr_body **out);
 
+/*
+** App mode ('x->readers'): OSI body 'b' puts back the slot's value that
+** its entry read as it leaves (see 'wrap_site'). The entry's read 'rd'
+** keeps a copy in a new local, put back before each return and by a
+** catch-all handler at the end, last in the table (the outermost), over
+** the body after label 'from': the entry's end, or in a constructor the
+** call that initialises 'this' (NULL: no handler, see 'wrap_site').
+*/
+/* A copy, in a new local, of the node that the entry's slot read 'rd'
+** pushes: the local, or -1 ('md' set: too many locals). */
+static int keep_read(xf *x, cr_body *b, cr_insn *rd, cr_diag *md) {
+  uint32_t e = cr_body_max_locals(b);
+  if (e >= 65535) {
+    cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
+                cr_body_where(b));
+    return -1;
+  }
+  cr_insn *n = rd->next;
+  emit(x, b, n, CR_OP_DUP, 0);
+  emit(x, b, n, CR_OP_ASTORE, (int)e);
+  return (int)e;
+}
+
+static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
+                        cr_diag *md) {
+  int e = keep_read(x, b, rd, md);
+  if (e < 0) return md->code;
+  for (cr_insn *i = rd->next; i && !x->err; i = i->next)
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      emit_restore(x, b, i, e);
+  if (from) emit_rethrow(x, b, NULL, e, from, NULL);
+  return x->err;
+}
+
+/* A new label after 'i', or NULL (out of memory: 'err' set). */
+static cr_insn *label_after(xf *x, cr_body *b, cr_insn *i) {
+  cr_insn *l = cr_label_new(b);
+  if (!l) {
+    oom(x);
+    return NULL;
+  }
+  cr_body_insert_after(b, i, l);
+  return l;
+}
+
 static int build(xf *x, cr_member *m, int how, const char *name,
                  const char *desc, int cm, cr_body **out, uint32_t *onbl,
                  uint32_t *onunsup, cr_diag *md) {
   cr_body *b;
   uint32_t size = cr_member_code(m)->code_len;
+  /* (an app-mode constructor is built afresh: see 'rinit' below) */
+  if (how == OSI && x->readers && strcmp(name, "<init>") == 0)
+    x->sh.b = NULL;
   if (how == OSI && !cm && x->sh.b) {
     int fr = from_twin(x, m, name, desc, out);
     if (fr == 0) {
@@ -1593,6 +1693,11 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   uint8_t *self = NULL;
   if (cm && x->in_init && !(ithis = this_init(x, b)))
     return x->err ? x->err : 1;
+  /* app mode: an OSI constructor's catch-all handler starts after the
+  ** call that initialises 'this' ('reader_exits') */
+  int rexits = how == OSI && x->readers && !cm;
+  cr_insn *rinit = rexits && x->in_init ? this_init(x, b) : NULL;
+  if (x->err) return x->err;
   if (cm && self_handlers(x, b, &self)) return x->err ? x->err : 1;
   xf_block *bl = NULL;
   uint32_t nbl = 0, nunsup = 0;
@@ -1642,15 +1747,16 @@ static int build(xf *x, cr_member *m, int how, const char *name,
       m->flags = (uint16_t)(m->flags & ~ACC_SYNCHRONIZED);
     }
   }
+  cr_insn *rd = NULL;             /* the slot's read */
   if (x->jdk && thread_entry(x, name, desc))
     emit(x, b, first, CR_OP_INVOKESTATIC,
          cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
   else if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
-  else emit(x, b, first, CR_OP_INVOKESTATIC,
-            slot_read(x, name, desc, (m->flags & ACC_STATIC) != 0));
+  else rd = emit(x, b, first, CR_OP_INVOKESTATIC,
+                 slot_read(x, name, desc, (m->flags & ACC_STATIC) != 0));
   emit_own_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
-  emit(x, b, first, CR_OP_ASTORE, ccl);
+  cr_insn *entry = emit(x, b, first, CR_OP_ASTORE, ccl);
   /* The extra parameter's slot is the original's first free local; where
   ** the body stores there, make it null, as if unset: a verifier that
   ** infers types (ASM's) then never joins the node's class with the
@@ -1673,6 +1779,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   /* in a compact constructor, the sites up to the call that initialises
   ** 'this' have the ordinary form */
   x->compact = cm && !ithis;
+  x->publish = x->readers && !cm;
   for (uint32_t k = 0; k < ninv && !x->err; k++) {
     rewrite_site(x, b, inv[k], ccl, prev);
     if (inv[k] == ithis) x->compact = 1;
@@ -1684,13 +1791,25 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     if (ini[k]->op != CR_OP_INVOKESTATIC || passes_node(x, ini[k]))
       init_site(x, b, ini[k], ccl, prev);
   }
-  x->compact = 0;
+  x->compact = x->publish = 0;
   if (x->err) return x->err;
-  if (cm) compact_code(x, b, cstart, tail, ccl, prev, norig0, self);
+  int keep = prev, saved = 0;
+  if (cm && ithis && x->readers && rd) {
+    if ((keep = keep_read(x, b, rd, md)) < 0) return md->code;
+    saved = 1;
+  }
+  if (cm) compact_code(x, b, cstart, tail, ccl, keep, saved, norig0, self);
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
+  if (rexits && rd) {
+    cr_insn *from = !x->in_init ? label_after(x, b, entry)
+                    : rinit     ? label_after(x, b, rinit)
+                                : NULL;
+    if (x->err) return x->err;
+    if ((rc = reader_exits(x, b, rd, from, md))) return rc;
+  }
   /* the catch-all handler, outermost but for the monitor's */
-  if (cm) emit_rethrow(x, b, tail, prev, cstart, NULL);
+  if (cm) emit_rethrow(x, b, tail, keep, cstart, NULL);
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   if (x->err) return x->err;
   if (snap && pend) {
@@ -1786,14 +1905,23 @@ static int from_twin(xf *x, cr_member *m, const char *name,
                     CR_XF_MID_APP);
   if (!me) return x->err ? x->err : 1;
   cr_insn *first = b->first;   /* the entry goes before a site's code */
+  cr_insn *rd = NULL;
   if (x->jdk && thread_entry(x, name, desc))
     emit(x, b, first, CR_OP_INVOKESTATIC,
          cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
-  else emit(x, b, first, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
+  else rd = emit(x, b, first, CR_OP_INVOKESTATIC,
+                 slot_read(x, name, desc, stat));
   emit_own_mid(x, b, first, me);
   emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
-  emit(x, b, first, CR_OP_ASTORE, (int32_t)base);
+  cr_insn *entry = emit(x, b, first, CR_OP_ASTORE, (int32_t)base);
   if (x->err) return x->err;
+  if (x->readers && rd) {       /* (not a constructor: see 'build') */
+    cr_diag rdd;
+    cr_diag_clear(&rdd);
+    cr_insn *from = label_after(x, b, entry);
+    if (x->err || reader_exits(x, b, rd, from, &rdd))
+      return x->err ? x->err : 1;
+  }
   x->o->nsites_esi += sh->nsites[0];
   x->o->nsites_tl += sh->nsites[1];
   x->o->nsites_node += sh->nsites[2];
@@ -2412,6 +2540,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   ** of one (MethodHandleNatives.linkDynamicConstant, thousands of calls)
   ** would run instrumented, in the program's context, before CC.mid */
   x.condy = c->major >= 63 && !cr_hier_mid_count(o->h);
+  x.readers = !cr_hier_mid_count(o->h);
   const cr_hclass *hc = cr_hier_class(o->h, x.name);
   x.jdk = hc && cr_hclass_instrumented(hc) && cr_hclass_jdk_module(hc);
   /* a class of an instrumented JDK kept as a library (java/lang/Object) */

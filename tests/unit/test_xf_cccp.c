@@ -365,21 +365,123 @@ START_TEST(test_xf_cccp__nonoverloadable) {
 }
 END_TEST
 
+/* 'm' decoded. */
+static cr_body *body(const inst *x, cr_member *m) {
+  cr_body *b;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_body_decode(&b, x->c, m, x->a, &d), 0);
+  return b;
+}
+
+/* The instruction before 'i' that is not a label. */
+static const cr_insn *before(const cr_insn *i) {
+  for (i = i->prev; i && i->op == CR_OP_LABEL; i = i->prev) {}
+  ck_assert_ptr_nonnull(i);
+  return i;
+}
+
+/* 1 if 'i' is "invokestatic cccp/rt/CC.'name'". */
+static int cc_call(const inst *x, const cr_insn *i, const char *name) {
+  if (i->op != CR_OP_INVOKESTATIC) return 0;
+  const cr_cpentry *r = cr_cp_get(x->c->cp, (uint32_t)i->a);
+  const cr_cpentry *nt = cr_cp_get(x->c->cp, r->b);
+  return strcmp(cr_cp_class_name(x->c->cp, r->a), "cccp/rt/CC") == 0 &&
+         strcmp(cr_cp_str(x->c->cp, nt->a), name) == 0;
+}
+
+/* 1 if 'i' and the instructions after it are "aload 'k'; CC.set; pop". */
+static int restores(const inst *x, const cr_insn *i, int k) {
+  return i->op == CR_OP_ALOAD && i->a == k && cc_call(x, i->next, "set") &&
+         i->next->next->op == CR_OP_POP;
+}
+
+enum { NO_HANDLER, AFTER_ENTRY, AFTER_INIT, AFTER_READ };
+
+/*
+** App mode: reader 'm' (an OSI body or N2B wrapper) keeps the node its
+** entry reads in a local and puts it back before each return and, but
+** with NO_HANDLER, in a catch-all handler last in the table ("aload;
+** CC.set; pop; athrow"), which covers the body from 'from' on: after
+** the entry ("CC.enter; astore cc"), after the call that initialises
+** 'this' in a constructor, or after the read's store (N2B).
+*/
+static void puts_back(const inst *x, cr_member *m, int from) {
+  cr_body *b = body(x, m);
+  const cr_insn *rd = b->first;
+  while (rd && !cc_call(x, rd, "get")) rd = rd->next;
+  ck_assert_ptr_nonnull(rd);
+  const cr_insn *st = rd->next;
+  if (st->op == CR_OP_DUP) st = st->next;
+  ck_assert_uint_eq(st->op, CR_OP_ASTORE);
+  int k = st->a, nret = 0;
+  for (const cr_insn *i = b->first; i; i = i->next) {
+    if (i->op == CR_OP_LABEL || !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      continue;
+    nret++;
+    ck_assert(restores(x, before(before(before(i))), k));
+  }
+  ck_assert_int_gt(nret, 0);
+  if (from == NO_HANDLER) {
+    for (uint32_t j = 0; j < b->ntcb; j++)
+      ck_assert_uint_ne(b->tcb[j].type, 0);
+    return;
+  }
+  const cr_tcb *t = &b->tcb[b->ntcb - 1];
+  ck_assert_uint_eq(t->type, 0);
+  /* up to the handler; a wrapper's up to its call's end */
+  if (from != AFTER_READ) ck_assert_ptr_eq(t->end, t->handler);
+  else ck_assert(restores(x, t->end->next, k));
+  const cr_insn *h = t->handler;
+  while (h->op == CR_OP_LABEL) h = h->next;
+  ck_assert(restores(x, h, k));
+  ck_assert_uint_eq(h->next->next->next->op, CR_OP_ATHROW);
+  const cr_insn *s = t->start;
+  while (s->op == CR_OP_LABEL) s = s->next;
+  const cr_insn *p = before(s);
+  switch (from) {
+  case AFTER_ENTRY:
+    ck_assert_uint_eq(p->op, CR_OP_ASTORE);
+    ck_assert(cc_call(x, before(p), "enter"));
+    break;
+  case AFTER_INIT:
+    ck_assert_uint_eq(p->op, CR_OP_INVOKESPECIAL);
+    break;
+  default:
+    ck_assert_ptr_eq(p, st);
+  }
+}
+
 START_TEST(test_xf_cccp__sites) {
   inst x;
   instrument(&x, "XfBase");
-  /* library call inside try/catch/finally: node protocol, our catch-all
-  ** entry first in the exception table */
+  /* library call inside try/catch/finally (app mode): the node is made
+  ** and published, "CC.enter; CC.set; pop", with no restore and no
+  ** handler; the readers put the slot back */
   cr_member *g = method(&x, "guarded", "(Ljava/lang/String;" CCD ")I");
   int enter = 0;
-  ck_assert_int_ge(find_call(&x, g, CR_OP_INVOKESTATIC, "java/lang/Integer",
-                             "parseInt", "(Ljava/lang/String;)I", &enter),
-                   0);
+  int k = find_call(&x, g, CR_OP_INVOKESTATIC, "java/lang/Integer",
+                    "parseInt", "(Ljava/lang/String;)I", &enter);
+  ck_assert_int_ge(k, 0);
   ck_assert_int_eq(enter, 1);
-  cr_code *code = cr_member_code(g);
-  ck_assert_uint_ge(code->nexc, 3);
-  ck_assert_uint_eq(code->exc[0].catch_type, 0);
-  ck_assert_uint_eq(code->exc[0].end - code->exc[0].start, 3);
+  cr_body *gb = body(&x, g);
+  const cr_insn *call = gb->first;
+  for (int j = 0; j < k; j++) call = call->next;
+  ck_assert_uint_eq(before(call)->op, CR_OP_POP);
+  ck_assert(cc_call(&x, before(before(call)), "set"));
+  ck_assert(cc_call(&x, before(before(before(call))), "enter"));
+  ck_assert_uint_ne(call->next->op, CR_OP_ALOAD);
+  /* no handler of the site's own: the twin has javac's four and its
+  ** forwarding call's, the OSI body javac's four and its catch-all */
+  ck_assert_uint_eq(cr_member_code(g)->nexc, 5);
+  ck_assert_uint_eq(cr_member_code(g)->nexc,
+                    cr_member_code(method(&x, "guarded",
+                                          "(Ljava/lang/String;)I"))->nexc);
+  /* OSI bodies put back what they read, on both ways out; a
+  ** constructor's handler starts after super(...) */
+  puts_back(&x, method(&x, "guarded", "(Ljava/lang/String;)I"), AFTER_ENTRY);
+  puts_back(&x, method(&x, "<clinit>", "()V"), AFTER_ENTRY);
+  puts_back(&x, method(&x, "<init>", "(I)V"), AFTER_INIT);
   /* a.clone() on an array: library node */
   ck_assert_int_ge(find_call(&x, method(&x, "cloned", "([I" CCD ")[I"),
                              CR_OP_INVOKEVIRTUAL, "[I", "clone",
@@ -419,6 +521,10 @@ START_TEST(test_xf_cccp__sites) {
   ck_assert_int_ge(find_call(&x, method(&x, "sync", "(I" CCD ")I"),
                              CR_OP_INVOKESPECIAL, "xf/XfBase", "sync",
                              "(I" CCD ")I", NULL), 0);
+  /* the wrappers put back what they read, a constructor's on its return
+  ** only */
+  puts_back(&x, method(&x, "sync", "(I)I"), AFTER_READ);
+  puts_back(&x, method(&x, "<init>", "()V"), NO_HANDLER);
   done(&x);
 }
 END_TEST
