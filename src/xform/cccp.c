@@ -806,6 +806,9 @@ static int site_kind(const cr_insn *i, int *kind) {
 /* What a call site does (DESIGN.md 1 table). */
 enum { SITE_ESI, SITE_TL, SITE_NODE };
 
+/* Marks in 'cr_insn.aux' for 'compact_resets'. */
+enum { AUX_READS = 1, AUX_DIRTIES = 2 };
+
 /* "aload prev; CC.set; pop" before 'at': the slot gets its old value. */
 static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev) {
   emit(x, b, at, CR_OP_ALOAD, prev);
@@ -986,7 +989,6 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill);
-static void compact_reset(xf *x, cr_body *b, cr_insn *i, int ccl);
 
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const mid *node, int nohandler, const char *spill) {
@@ -1034,12 +1036,16 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 **   <call> aload cc; CC.set; pop
 ** An exception from the call finds 'cc' put back by the method's handler
 ** that catches it, or the slot's value at entry by the catch-all one.
-** In app mode an ESI call puts 'cc' back too: its callee's library calls
-** only publish their nodes ('wrap_site').
+** In app mode an ESI call may leave another node in the slot (its
+** callee's library calls only publish theirs, see 'wrap_site'): the
+** code that needs 'cc' there puts it back first ('compact_resets').
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill) {
-  if (!node) return;
+  if (!node) {
+    if (x->readers) i->aux |= AUX_READS;      /* see 'compact_resets' */
+    return;
+  }
   if (spill) {
     spill_args(x, b, i, spill, prev + 1, 1);
     emit(x, b, i, CR_OP_DUP, 0);
@@ -1050,11 +1056,6 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, i, CR_OP_POP, 0);
   if (spill) spill_args(x, b, i, spill, prev + 1, 0);
-  compact_reset(x, b, i, ccl);
-}
-
-/* "aload cc; CC.set; pop" after call 'i' in the compact part of a body. */
-static void compact_reset(xf *x, cr_body *b, cr_insn *i, int ccl) {
   cr_insn *after = i->next;
   emit(x, b, after, CR_OP_ALOAD, ccl);
   emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
@@ -1137,16 +1138,15 @@ static int inits_code(const cr_hclass *c) {
 }
 
 /*
-** The guard of reference 'ref' into class 't' (see 'struct initg'):
-** some class of t's superclass chain outside this class's own chain is
-** instrumented and has a '<clinit>', which reads the thread-local slot;
-** with 'ifaces' (fields, which an interface may declare, and 'new', which
-** initialises superinterfaces with default methods) any superinterface
-** of 't' with one counts too. 0 on error ('err' set).
+** The guard of reference 'ref' into class 't' (see 'struct initg'), -1
+** when it needs none ('init_needed'). 0 on error ('err' set).
+** 'init_needed': 1 if some class of t's superclass chain outside this
+** class's own chain is instrumented and has a '<clinit>', which reads the
+** thread-local slot; with 'ifaces' (fields, which an interface may
+** declare, and 'new', which initialises superinterfaces with default
+** methods) any superinterface of 't' with one counts too.
 */
-static int init_guard(xf *x, int ref, const char *t, int ifaces) {
-  for (uint32_t k = 0; k < x->ninits; k++)
-    if (x->inits[k].ref == ref) return x->inits[k].guard;
+static int init_needed(xf *x, const char *t, int ifaces) {
   const cr_hier *h = x->o->h;
   const cr_hclass *top = cr_hier_class(h, t);
   int need = 0;
@@ -1160,6 +1160,13 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
     const char *sup = cr_hclass_super(c);
     c = sup ? cr_hier_class(h, sup) : NULL;
   }
+  return need;
+}
+
+static int init_guard(xf *x, int ref, const char *t, int ifaces) {
+  for (uint32_t k = 0; k < x->ninits; k++)
+    if (x->inits[k].ref == ref) return x->inits[k].guard;
+  int need = init_needed(x, t, ifaces);
   if (grow(x, (void **)&x->inits, &x->cinits, x->ninits + 1,
            sizeof *x->inits))
     return 0;
@@ -1205,7 +1212,7 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
 ** 'wrap_site') the slot is set, not restored: no 'prev', no handler.
 */
 static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
-  if (x->compact) return;               /* the slot holds the node */
+  if (x->compact && !x->readers) return; /* the slot holds the node */
   cr_cpool *cp = x->c->cp;
   const char *t;
   if (i->op == CR_OP_NEW) {
@@ -1215,6 +1222,10 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     t = ref ? cr_cp_class_name(cp, ref->a) : NULL;
   }
   if (!t || t[0] == '[') return;
+  if (x->compact) {             /* see 'compact_resets' */
+    if (init_needed(x, t, i->op != CR_OP_INVOKESTATIC)) i->aux |= AUX_READS;
+    return;
+  }
   int g = init_guard(x, i->a, t, i->op != CR_OP_INVOKESTATIC);
   if (g < 0 || x->err) return;
   if (g == 0) {
@@ -1409,7 +1420,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     emit(x, b, i, CR_OP_ALOAD, ccl);
     i->a = tw;
     if (i->op == CR_OP_INVOKEINTERFACE) i->b++;
-    if (x->compact && x->readers) compact_reset(x, b, i, ccl);
+    if (x->compact && x->readers) i->aux |= AUX_DIRTIES;
     x->o->nsites_esi++;
     return;
   }
@@ -1568,6 +1579,56 @@ static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
   }
   *self = s;
   return 0;
+}
+
+/*
+** App mode: the slot holds 'cc' in a compact body ['cstart', 'tail') only
+** until an ESI call runs, whose callee's library calls publish their
+** nodes and leave them there ('wrap_site'). So the instructions that
+** need 'cc' in the slot, those marked AUX_READS (a class's
+** initialisation, a call whose callee reads the slot), put it back first
+** ("aload cc; CC.set; pop") where an ESI call (AUX_DIRTIES) may have run
+** since it was last put there: a pass in code order that takes the slot
+** as unknown at every label a branch, switch or handler goes to and after
+** every instruction that does not fall through. Putting it back after
+** each ESI call instead would cost more bytes than the compact form
+** saves in Rhino's interpreter loop.
+*/
+static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
+                           cr_insn *tail, int ccl) {
+  uint32_t n = b->ninsn;
+  uint8_t *to = cr_arena_calloc(x->a, n + 1, 1);
+  if (!to) {
+    oom(x);
+    return;
+  }
+  for (cr_insn *i = b->first; i; i = i->next) {
+    if (i->target) to[i->target->id] = 1;
+    if (i->sw) {
+      to[i->sw->dflt->id] = 1;
+      for (uint32_t k = 0; k < i->sw->n; k++) to[i->sw->targets[k]->id] = 1;
+    }
+  }
+  for (uint32_t k = 0; k < b->ntcb; k++) to[b->tcb[k].handler->id] = 1;
+  int dirty = 0;
+  for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next) {
+    if (i->op == CR_OP_LABEL) {
+      if (i->id < n && to[i->id]) dirty = 1;
+      continue;
+    }
+    if ((i->aux & AUX_READS) && dirty) {
+      emit(x, b, i, CR_OP_ALOAD, ccl);
+      emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+      emit(x, b, i, CR_OP_POP, 0);
+      dirty = 0;
+    }
+    if (i->aux & AUX_DIRTIES)
+      dirty = 1;
+    else if (i->op == CR_OP_INVOKESTATIC && i->a == x->r_set &&
+             i->prev->op == CR_OP_ALOAD && i->prev->a == ccl)
+      dirty = 0;
+    if (cr_op_info(i->op)->flags & CR_OPF_NOFALL) dirty = 1;
+  }
 }
 
 /*
@@ -1780,6 +1841,8 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   ** 'this' have the ordinary form */
   x->compact = cm && !ithis;
   x->publish = x->readers && !cm;
+  if (cm && x->readers)         /* marks for 'compact_resets' */
+    for (cr_insn *i = b->first; i; i = i->next) i->aux = 0;
   for (uint32_t k = 0; k < ninv && !x->err; k++) {
     rewrite_site(x, b, inv[k], ccl, prev);
     if (inv[k] == ithis) x->compact = 1;
@@ -1792,6 +1855,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
       init_site(x, b, ini[k], ccl, prev);
   }
   x->compact = x->publish = 0;
+  if (cm && x->readers) compact_resets(x, b, cstart, tail, ccl);
   if (x->err) return x->err;
   int keep = prev, saved = 0;
   if (cm && ithis && x->readers && rd) {
