@@ -1684,14 +1684,6 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
 static int from_twin(xf *x, cr_member *m, const char *name,
                      const char *desc, cr_body **out);
 
-/*
-** App mode ('x->readers'): OSI body 'b' puts back the slot's value that
-** its entry read as it leaves (see 'wrap_site'). The entry's read 'rd'
-** keeps a copy in a new local, put back before each return and by a
-** catch-all handler at the end, last in the table (the outermost), over
-** the body after label 'from': the entry's end, or in a constructor the
-** call that initialises 'this' (NULL: no handler, see 'wrap_site').
-*/
 /* A copy, in a new local, of the node that the entry's slot read 'rd'
 ** pushes: the local, or -1 ('md' set: too many locals). */
 static int keep_read(xf *x, cr_body *b, cr_insn *rd, cr_diag *md) {
@@ -1707,6 +1699,14 @@ static int keep_read(xf *x, cr_body *b, cr_insn *rd, cr_diag *md) {
   return (int)e;
 }
 
+/*
+** App mode ('x->readers'): OSI body 'b' puts back the slot's value that
+** its entry read as it leaves (see 'wrap_site'). The entry's read 'rd'
+** keeps a copy in a new local, put back before each return and by a
+** catch-all handler at the end, last in the table (the outermost), over
+** the body after label 'from': the entry's end, or in a constructor the
+** call that initialises 'this' (NULL: no handler, see 'wrap_site').
+*/
 static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
                         cr_diag *md) {
   int e = keep_read(x, b, rd, md);
