@@ -111,7 +111,7 @@ typedef struct xf {
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
   cr_an_env env;
   int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
-  int r_owns, r_getclass;
+  int r_owns, r_getclass, r_restore;
   int r_cycles, r_bytecodes, r_allocs;  /* block counters */
   int r_returned, r_caught;                /* JOP method-cache events */
   uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
@@ -686,14 +686,14 @@ static int slot_read(xf *x, const char *name, const char *desc, int stat) {
 ** it leaves (see 'wrap_site'):
 **   CC.get(); astore s
 **   start: [aload_0] <args>; aload s; <call the twin>
-**   end: aload s; CC.set; pop; <return>
-**   handler: aload s; CC.set; pop; athrow        [start, end) any
+**   end: aload s; CC.restore; <return>
+**   handler: aload s; CC.restore; athrow         [start, end) any
 ** but a constructor's, which restores on its return only (the handler's
 ** frame would have to keep 'uninitializedThis', see 'wrap_site').
 */
-static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev);
+static void emit_putback(xf *x, cr_body *b, cr_insn *at, int s);
 static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
-                         cr_insn *start, cr_insn *end);
+                         cr_insn *start, cr_insn *end, int back);
 
 static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
                const char *tdesc, cr_diag *md) {
@@ -715,9 +715,10 @@ static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
        own_ref(x, name, tdesc));
   if (x->readers) {
     cr_insn *end = emit_label(x, b, NULL);
-    emit_restore(x, b, NULL, s);
+    emit_putback(x, b, NULL, s);
     emit(x, b, NULL, ret_op(desc), 0);
-    if (strcmp(name, "<init>") != 0) emit_rethrow(x, b, NULL, s, start, end);
+    if (strcmp(name, "<init>") != 0)
+      emit_rethrow(x, b, NULL, s, start, end, 1);
   } else {
     emit(x, b, NULL, ret_op(desc), 0);
   }
@@ -816,12 +817,24 @@ static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev) {
   emit(x, b, at, CR_OP_POP, 0);
 }
 
-/* A handler before 'at' for [start, end) that restores the slot and
-** rethrows, in the exception table; 'end' NULL: up to the handler. */
+/* "aload s; CC.restore" before 'at': an app-mode reader puts back the
+** slot's value it read ('n2b', 'reader_exits'). */
+static void emit_putback(xf *x, cr_body *b, cr_insn *at, int s) {
+  if (!x->r_restore)
+    x->r_restore = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "restore",
+                                              "(" CC_DESC ")V", x->d));
+  emit(x, b, at, CR_OP_ALOAD, s);
+  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_restore);
+}
+
+/* A handler before 'at' for [start, end) that restores the slot from
+** 'prev' (with 'back', as a reader: 'emit_putback') and rethrows, in the
+** exception table; 'end' NULL: up to the handler. */
 static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
-                         cr_insn *start, cr_insn *end) {
+                         cr_insn *start, cr_insn *end, int back) {
   cr_insn *h = emit_label(x, b, at);
-  emit_restore(x, b, at, prev);
+  if (back) emit_putback(x, b, at, prev);
+  else emit_restore(x, b, at, prev);
   emit(x, b, at, CR_OP_ATHROW, 0);
   if (!x->err && cr_body_add_tcb(b, start, end ? end : h, h, 0, x->d))
     x->err = x->d->code;
@@ -895,7 +908,7 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
   cr_insn *end = emit_label(x, b, NULL);
   emit_restore(x, b, NULL, prev);
   emit(x, b, NULL, ret_op(desc), 0);
-  emit_rethrow(x, b, NULL, prev, start, end);
+  emit_rethrow(x, b, NULL, prev, start, end, 0);
 }
 
 /*
@@ -1023,7 +1036,7 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   }
   cr_insn *g = emit(x, b, after, CR_OP_GOTO, 0);
   if (g) g->target = skip;
-  emit_rethrow(x, b, after, prev, start, end);
+  emit_rethrow(x, b, after, prev, start, end, 0);
   cr_body_insert_before(b, after, skip);
 }
 
@@ -1258,7 +1271,7 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   emit(x, b, i, CR_OP_PUTSTATIC, g);
   cr_insn *go = emit(x, b, i, CR_OP_GOTO, 0);
   if (go) go->target = copy ? join : plain;
-  if (!x->publish) emit_rethrow(x, b, i, prev, start, end);
+  if (!x->publish) emit_rethrow(x, b, i, prev, start, end, 0);
   cr_body_insert_before(b, i, plain);
   if (copy) cr_body_insert_after(b, i, join);
 }
@@ -1713,8 +1726,8 @@ static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
   if (e < 0) return md->code;
   for (cr_insn *i = rd->next; i && !x->err; i = i->next)
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
-      emit_restore(x, b, i, e);
-  if (from) emit_rethrow(x, b, NULL, e, from, NULL);
+      emit_putback(x, b, i, e);
+  if (from) emit_rethrow(x, b, NULL, e, from, NULL, 1);
   return x->err;
 }
 
@@ -1873,7 +1886,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     if ((rc = reader_exits(x, b, rd, from, md))) return rc;
   }
   /* the catch-all handler, outermost but for the monitor's */
-  if (cm) emit_rethrow(x, b, tail, keep, cstart, NULL);
+  if (cm) emit_rethrow(x, b, tail, keep, cstart, NULL, 0);
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   if (x->err) return x->err;
   if (snap && pend) {

@@ -390,19 +390,18 @@ static int cc_call(const inst *x, const cr_insn *i, const char *name) {
          strcmp(cr_cp_str(x->c->cp, nt->a), name) == 0;
 }
 
-/* 1 if 'i' and the instructions after it are "aload 'k'; CC.set; pop". */
+/* 1 if 'i' and the instruction after it are "aload 'k'; CC.restore". */
 static int restores(const inst *x, const cr_insn *i, int k) {
-  return i->op == CR_OP_ALOAD && i->a == k && cc_call(x, i->next, "set") &&
-         i->next->next->op == CR_OP_POP;
+  return i->op == CR_OP_ALOAD && i->a == k && cc_call(x, i->next, "restore");
 }
 
 enum { NO_HANDLER, AFTER_ENTRY, AFTER_INIT, AFTER_READ };
 
 /*
 ** App mode: reader 'm' (an OSI body or N2B wrapper) keeps the node its
-** entry reads in a local and puts it back before each return and, but
-** with NO_HANDLER, in a catch-all handler last in the table ("aload;
-** CC.set; pop; athrow"), which covers the body from 'from' on: after
+** entry reads in a local and puts it back ("aload; CC.restore") before
+** each return and, but with NO_HANDLER, in a catch-all handler last in
+** the table ("...; athrow"), which covers the body from 'from' on: after
 ** the entry ("CC.enter; astore cc"), after the call that initialises
 ** 'this' in a constructor, or after the read's store (N2B).
 */
@@ -419,7 +418,7 @@ static void puts_back(const inst *x, cr_member *m, int from) {
     if (i->op == CR_OP_LABEL || !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
       continue;
     nret++;
-    ck_assert(restores(x, before(before(before(i))), k));
+    ck_assert(restores(x, before(before(i)), k));
   }
   ck_assert_int_gt(nret, 0);
   if (from == NO_HANDLER) {
@@ -435,7 +434,7 @@ static void puts_back(const inst *x, cr_member *m, int from) {
   const cr_insn *h = t->handler;
   while (h->op == CR_OP_LABEL) h = h->next;
   ck_assert(restores(x, h, k));
-  ck_assert_uint_eq(h->next->next->next->op, CR_OP_ATHROW);
+  ck_assert_uint_eq(h->next->next->op, CR_OP_ATHROW);
   const cr_insn *s = t->start;
   while (s->op == CR_OP_LABEL) s = s->next;
   const cr_insn *p = before(s);

@@ -384,6 +384,16 @@ public class CC {
   }
 
   /**
+   * Put 'node' back in the current thread's slot, as an app-mode method
+   * the library called leaves (it read 'node' as it entered): the store
+   * is skipped when the slot holds it still, as it does after a callback
+   * that made no library call.
+   */
+  public static void restore(CC node) {
+    Slots.restore(node);
+  }
+
+  /**
    * The root of the current thread 't', registered for the dump, or null
    * while 't' is being constructed (JDK mode: see Slots). Called by Slots
    * once the thread's slot says "not profiling", so that the JDK code this

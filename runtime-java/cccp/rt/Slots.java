@@ -60,6 +60,13 @@ final class Slots {
     return prev;
   }
 
+  static void restore(CC node) {
+    CC.Slot s = slot();
+    if (s == null || s.node == node) return;
+    s.node = node;
+    if (--s.renew < 0) renew(s);
+  }
+
   /*
    * Replace the current thread's slot by a young copy (CC.Slot.RENEW), in
    * its ThreadLocal and as the last one looked up. A failed allocation

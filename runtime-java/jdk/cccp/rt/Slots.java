@@ -66,6 +66,11 @@ final class Slots {
     return prev;
   }
 
+  /** App mode's (CC.restore); JDK mode does not call it. */
+  static void restore(CC node) {
+    set(node);
+  }
+
   /*
    * The node is kept in a slot object, not in a field of Thread (old in a
    * program that runs long enough), and the thread replaces its slot by a
