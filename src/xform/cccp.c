@@ -1731,17 +1731,6 @@ static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
   return x->err;
 }
 
-/* A new label after 'i', or NULL (out of memory: 'err' set). */
-static cr_insn *label_after(xf *x, cr_body *b, cr_insn *i) {
-  cr_insn *l = cr_label_new(b);
-  if (!l) {
-    oom(x);
-    return NULL;
-  }
-  cr_body_insert_after(b, i, l);
-  return l;
-}
-
 static int build(xf *x, cr_member *m, int how, const char *name,
                  const char *desc, int cm, cr_body **out, uint32_t *onbl,
                  uint32_t *onunsup, cr_diag *md) {
@@ -1879,8 +1868,8 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
   if (rexits && rd) {
-    cr_insn *from = !x->in_init ? label_after(x, b, entry)
-                    : rinit     ? label_after(x, b, rinit)
+    cr_insn *from = !x->in_init ? emit_label(x, b, entry->next)
+                    : rinit     ? emit_label(x, b, rinit->next)
                                 : NULL;
     if (x->err) return x->err;
     if ((rc = reader_exits(x, b, rd, from, md))) return rc;
@@ -1995,7 +1984,7 @@ static int from_twin(xf *x, cr_member *m, const char *name,
   if (x->readers && rd) {       /* (not a constructor: see 'build') */
     cr_diag rdd;
     cr_diag_clear(&rdd);
-    cr_insn *from = label_after(x, b, entry);
+    cr_insn *from = emit_label(x, b, entry->next);
     if (x->err || reader_exits(x, b, rd, from, &rdd))
       return x->err ? x->err : 1;
   }
