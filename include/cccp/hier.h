@@ -193,7 +193,7 @@ enum {
   CR_HM_LIBRARY = 1u << 10,    /* declared in a library class */
   CR_HM_LEAF = 1u << 11        /* a library method that runs no code of an
                                   instrumented class (after link, see
-                                  'cr_hmethod_leaf') */
+                                  src/hier/leaf.c) */
 };
 unsigned cr_hmethod_flags(const cr_hmethod *m);
 int cr_hmethod_overloadable(const cr_hmethod *m);

@@ -3,10 +3,10 @@
 ** code of an instrumented class, whatever their arguments.
 **
 ** A call from instrumented code into the library publishes the call's
-** node in the thread's slot and restores the slot afterwards, so that an
-** instrumented method the library calls back (a comparator, a hashCode)
-** finds its caller's context there. A call into a leaf needs neither:
-** nothing it runs reads the slot. This is decided from the library's
+** node in the thread's slot (and in JDK mode restores the slot
+** afterwards), so that an instrumented method the library calls back (a
+** comparator, a hashCode) finds its caller's context there. A call into
+** a leaf needs none of it: nothing it runs reads the slot. This is decided from the library's
 ** code when the classes are added ('cr_hier__scan_body') and linked
 ** ('cr_hier__leaves'), as a greatest fixed point over these facts:
 **
