@@ -1069,10 +1069,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, i, CR_OP_POP, 0);
   if (spill) spill_args(x, b, i, spill, prev + 1, 0);
-  cr_insn *after = i->next;
-  emit(x, b, after, CR_OP_ALOAD, ccl);
-  emit(x, b, after, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, after, CR_OP_POP, 0);
+  emit_restore(x, b, i->next, ccl);
 }
 
 /*
@@ -1630,9 +1627,7 @@ static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
       continue;
     }
     if ((i->aux & AUX_READS) && dirty) {
-      emit(x, b, i, CR_OP_ALOAD, ccl);
-      emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-      emit(x, b, i, CR_OP_POP, 0);
+      emit_restore(x, b, i, ccl);
       dirty = 0;
     }
     if (i->aux & AUX_DIRTIES)
@@ -1665,10 +1660,7 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
     uint32_t j = 0;
     while (j < k && b->tcb[j].handler != h) j++;
     if (j < k || self[h->id]) continue; /* done, or not wanted */
-    cr_insn *at = h->next;
-    emit(x, b, at, CR_OP_ALOAD, ccl);
-    emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
-    emit(x, b, at, CR_OP_POP, 0);
+    emit_restore(x, b, h->next, ccl);
   }
   for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next)
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
