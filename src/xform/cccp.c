@@ -1050,8 +1050,10 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 ** An exception from the call finds 'cc' put back by the method's handler
 ** that catches it, or the slot's value at entry by the catch-all one.
 ** In app mode an ESI call may leave another node in the slot (its
-** callee's library calls only publish theirs, see 'wrap_site'): the
-** code that needs 'cc' there puts it back first ('compact_resets').
+** callee's library calls only publish theirs, see 'wrap_site'), and so
+** does a library call, which only publishes its node and has no
+** "aload cc; CC.set; pop" after it: the code that needs 'cc' there puts
+** it back first ('compact_resets').
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill) {
@@ -1069,7 +1071,10 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   emit(x, b, i, CR_OP_POP, 0);
   if (spill) spill_args(x, b, i, spill, prev + 1, 0);
-  emit_restore(x, b, i->next, ccl);
+  if (x->readers)
+    i->aux |= AUX_DIRTIES;      /* published only, as by 'wrap_site' */
+  else
+    emit_restore(x, b, i->next, ccl);
 }
 
 /*
@@ -1597,45 +1602,83 @@ static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
 ** nodes and leave them there ('wrap_site'). So the instructions that
 ** need 'cc' in the slot, those marked AUX_READS (a class's
 ** initialisation, a call whose callee reads the slot), put it back first
-** ("aload cc; CC.set; pop") where an ESI call (AUX_DIRTIES) may have run
-** since it was last put there: a pass in code order that takes the slot
-** as unknown at every label a branch, switch or handler goes to and after
-** every instruction that does not fall through. Putting it back after
-** each ESI call instead would cost more bytes than the compact form
-** saves in Rhino's interpreter loop.
+** ("aload cc; CC.restore") where an ESI call (AUX_DIRTIES) may have run
+** since it was last put there. Putting it back after each ESI call
+** instead would cost more bytes than the compact form saves in Rhino's
+** interpreter loop.
+**
+** Whether one may have run is a forward data flow over the region, one
+** bit per label in 'in': a label's slot is dirty if a branch, switch or
+** fall-through that reaches it carries a dirty slot. Handlers, labels
+** that code outside the region jumps to, and the code after a 'jsr'
+** are taken as dirty. 'reset_step' is one instruction's transfer
+** (setting 'in' for the labels it jumps to); 'compact_resets' runs it
+** to a fixed point, where labels only ever turn dirty, then emits.
 */
+static void reset_reach(uint8_t *in, uint32_t n, const cr_insn *l,
+                        int *changed) {
+  if (l && l->id < n && !in[l->id]) {
+    in[l->id] = 1;
+    *changed = 1;
+  }
+}
+
+static int reset_step(xf *x, const cr_insn *i, int dirty, int ccl,
+                      uint8_t *in, uint32_t n, int *changed) {
+  if (i->op == CR_OP_LABEL) return dirty || (i->id < n && in[i->id]);
+  if (i->aux & AUX_READS) dirty = 0;    /* put back first if dirty */
+  if (i->aux & AUX_DIRTIES)
+    dirty = 1;
+  else if (i->op == CR_OP_INVOKESTATIC && i->prev &&
+           i->prev->op == CR_OP_ALOAD && i->prev->a == ccl &&
+           (i->a == x->r_set || (x->r_restore && i->a == x->r_restore)))
+    dirty = 0;
+  if (dirty) {
+    reset_reach(in, n, i->target, changed);
+    if (i->sw) {
+      reset_reach(in, n, i->sw->dflt, changed);
+      for (uint32_t k = 0; k < i->sw->n; k++)
+        reset_reach(in, n, i->sw->targets[k], changed);
+    }
+  }
+  uint32_t fl = cr_op_info(i->op)->flags;
+  if (fl & CR_OPF_JSR) return 1;
+  if (fl & CR_OPF_NOFALL) return 0;     /* only a label is reached */
+  return dirty;
+}
+
 static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
                            cr_insn *tail, int ccl) {
   uint32_t n = b->ninsn;
-  uint8_t *to = cr_arena_calloc(x->a, n + 1, 1);
-  if (!to) {
+  uint8_t *in = cr_arena_calloc(x->a, n + 1, 1);
+  uint8_t *inside = cr_arena_calloc(x->a, n + 1, 1);
+  if (!in || !inside) {
     oom(x);
     return;
   }
-  for (cr_insn *i = b->first; i; i = i->next) {
-    if (i->target) to[i->target->id] = 1;
-    if (i->sw) {
-      to[i->sw->dflt->id] = 1;
-      for (uint32_t k = 0; k < i->sw->n; k++) to[i->sw->targets[k]->id] = 1;
+  for (cr_insn *i = cstart; i && i != tail; i = i->next) inside[i->id] = 1;
+  int changed = 0;
+  for (cr_insn *i = b->first; i; i = i->next)
+    if (!inside[i->id]) {       /* whatever comes from outside: dirty */
+      reset_reach(in, n, i->target, &changed);
+      if (i->sw) {
+        reset_reach(in, n, i->sw->dflt, &changed);
+        for (uint32_t k = 0; k < i->sw->n; k++)
+          reset_reach(in, n, i->sw->targets[k], &changed);
+      }
     }
-  }
-  for (uint32_t k = 0; k < b->ntcb; k++) to[b->tcb[k].handler->id] = 1;
+  for (uint32_t k = 0; k < b->ntcb; k++)
+    reset_reach(in, n, b->tcb[k].handler, &changed);
+  do {
+    changed = 0;
+    int dirty = 0;
+    for (cr_insn *i = cstart; i && i != tail; i = i->next)
+      dirty = reset_step(x, i, dirty, ccl, in, n, &changed);
+  } while (changed);
   int dirty = 0;
   for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next) {
-    if (i->op == CR_OP_LABEL) {
-      if (i->id < n && to[i->id]) dirty = 1;
-      continue;
-    }
-    if ((i->aux & AUX_READS) && dirty) {
-      emit_restore(x, b, i, ccl);
-      dirty = 0;
-    }
-    if (i->aux & AUX_DIRTIES)
-      dirty = 1;
-    else if (i->op == CR_OP_INVOKESTATIC && i->a == x->r_set &&
-             i->prev->op == CR_OP_ALOAD && i->prev->a == ccl)
-      dirty = 0;
-    if (cr_op_info(i->op)->flags & CR_OPF_NOFALL) dirty = 1;
+    if ((i->aux & AUX_READS) && dirty) emit_putback(x, b, i, ccl);
+    dirty = reset_step(x, i, dirty, ccl, in, n, &changed);
   }
 }
 
@@ -1660,11 +1703,14 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
     uint32_t j = 0;
     while (j < k && b->tcb[j].handler != h) j++;
     if (j < k || self[h->id]) continue; /* done, or not wanted */
-    emit_restore(x, b, h->next, ccl);
+    if (x->readers) emit_putback(x, b, h->next, ccl);
+    else emit_restore(x, b, h->next, ccl);
   }
   for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next)
-    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
-      emit_restore(x, b, i, prev);
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN)) {
+      if (x->readers) emit_putback(x, b, i, prev);
+      else emit_restore(x, b, i, prev);
+    }
 }
 
 /*
@@ -1867,7 +1913,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     if ((rc = reader_exits(x, b, rd, from, md))) return rc;
   }
   /* the catch-all handler, outermost but for the monitor's */
-  if (cm) emit_rethrow(x, b, tail, keep, cstart, NULL, 0);
+  if (cm) emit_rethrow(x, b, tail, keep, cstart, NULL, x->readers);
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   if (x->err) return x->err;
   if (snap && pend) {

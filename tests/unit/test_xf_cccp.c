@@ -98,6 +98,7 @@ typedef struct inst {
 
 static cr_typeinfo TI;
 static int N2B;                 /* --n2b-wrappers for the next 'instrument' */
+static int COMPACT;             /* --compact-above 1 for it */
 static cr_policy *POL;          /* the policy's upcalls etc. for it, or NULL */
 
 static void instrument(inst *x, const char *simple) {
@@ -114,6 +115,7 @@ static void instrument(inst *x, const char *simple) {
   x->o.h = hier();
   x->o.env.ti = &TI;
   x->o.n2b = N2B;
+  x->o.compact_above = COMPACT;
   x->o.pol = POL;
   ck_assert_msg(cr_xf_cccp(x->c, &x->o, &d) == 0, "%s", d.msg);
   ck_assert_uint_eq(x->o.nfailed, 0);
@@ -528,6 +530,58 @@ START_TEST(test_xf_cccp__sites) {
 }
 END_TEST
 
+/*
+** App mode, every body compact: the slot holds the method's node 'cc'
+** from the entry on until an ESI call or a library call (which only
+** publishes its node) may have left another there; the class
+** initialisations put 'cc' back first ("aload cc; CC.restore") only
+** then, whatever the paths that reach them (XfFlow.flow's comments).
+*/
+START_TEST(test_xf_cccp__compact) {
+  inst x;
+  COMPACT = 1;
+  instrument(&x, "XfFlow");
+  COMPACT = 0;
+  const char *ds[2] = {"(ILjava/lang/String;)I",
+                       "(ILjava/lang/String;" CCD ")I"};
+  for (int v = 0; v < 2; v++) {
+    cr_member *m = method(&x, "flow", ds[v]);
+    ck_assert_ptr_nonnull(m);
+    cr_body *b = body(&x, m);
+    const cr_insn *i = b->first;
+    while (i && !cc_call(&x, i, "enter")) i = i->next;
+    ck_assert_ptr_nonnull(i);
+    ck_assert_uint_eq(i->next->op, CR_OP_ASTORE);
+    int cc = i->next->a;
+    char seen[6] = "", *p = seen;
+    int nputs = 0;
+    for (i = b->first; i; i = i->next) {
+      if (restores(&x, i, cc)) nputs++;
+      if (cc_call(&x, i, "set") && i->prev->a == cc) nputs += 100;
+      if (i->op == CR_OP_INVOKESTATIC && !cc_call(&x, i, "restore")) {
+        const cr_cpentry *r = cr_cp_get(x.c->cp, (uint32_t)i->a);
+        if (strcmp(cr_cp_class_name(x.c->cp, r->a), "java/lang/Integer") == 0)
+          ck_assert(!restores(&x, i->next, cc) && !cc_call(&x, i->next->next,
+                                                              "set"));
+      }
+      if (i->op != CR_OP_GETSTATIC) continue;
+      const cr_cpentry *r = cr_cp_get(x.c->cp, (uint32_t)i->a);
+      if (strcmp(cr_cp_class_name(x.c->cp, r->a), "xf/XfFlowK") != 0)
+        continue;
+      ck_assert_int_lt(p - seen, 5);
+      const cr_insn *q = before(i);
+      *p++ = cc_call(&x, q, "restore") && restores(&x, before(q), cc) ? 'R'
+                                                                       : '-';
+    }
+    *p = 0;
+    ck_assert_str_eq(seen, "-R-RR");
+    /* once at the entry ("aload cc; CC.set"), three times before a read */
+    ck_assert_int_eq(nputs, 103);
+  }
+  done(&x);
+}
+END_TEST
+
 enum { SYNC = 0x20 };
 
 /*
@@ -884,6 +938,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_xf_cccp__class_variants);
   tcase_add_test(tc, test_xf_cccp__nonoverloadable);
   tcase_add_test(tc, test_xf_cccp__sites);
+  tcase_add_test(tc, test_xf_cccp__compact);
   tcase_add_test(tc, test_xf_cccp__synchronized);
   tcase_add_test(tc, test_xf_cccp__deterministic_and_idempotent_refusal);
   tcase_add_test(tc, test_xf_cccp__mutf8_names);
