@@ -72,6 +72,7 @@ static int native_leaf(const char *cls, const char *name) {
       "java/lang/Double", "doubleToRawLongBits",
       "java/lang/Double", "longBitsToDouble",
       "java/lang/String", "intern",
+      "java/lang/StringUTF16", "isBigEndian",
   };
   if (strcmp(name, "registerNatives") == 0) return 1;
   if (strcmp(cls, "java/lang/StrictMath") == 0) return 1;
@@ -79,6 +80,24 @@ static int native_leaf(const char *cls, const char *name) {
     if (strcmp(cls, pairs[i]) == 0 && strcmp(name, pairs[i + 1]) == 0)
       return 1;
   return 0;
+}
+
+/*
+** Methods with code that run no code of an instrumented class, which the
+** rules above cannot show. 'Class.desiredAssertionStatus()', which the
+** <clinit> of every class with an 'assert' calls (javac's
+** '$assertionsDisabled'), asks the VM (a native that runs no Java code)
+** or, once assertion directives were set on the class's loader, that
+** loader's 'ClassLoader.desiredAssertionStatus(String)': package-private
+** in java.lang, so no class outside it overrides it, and it looks the
+** name up in HashMaps of Strings that ClassLoader itself makes. Without
+** it, a JDK class with an 'assert' in it starts nothing but non-leaves:
+** StringLatin1's makes String.equals one.
+*/
+static int code_leaf(const char *cls, const char *name, const char *desc) {
+  return strcmp(cls, "java/lang/Class") == 0 &&
+         strcmp(name, "desiredAssertionStatus") == 0 &&
+         strcmp(desc, "()Z") == 0;
 }
 
 /* The NameAndType of member reference 'i', or NULL. */
@@ -215,6 +234,7 @@ static int call_leaf(const lctx *x, const hcall *k) {
 
 /* 1 if 'm' (marked a leaf so far) still is one. */
 static int still_leaf(const lctx *x, const cr_hmethod *m) {
+  if (code_leaf(m->owner->name, m->name, m->desc)) return 1;
   if ((m->access & ACC_STATIC) && m->name != x->clinit &&
       !init_leaf(x, m->owner))
     return 0;
@@ -233,7 +253,9 @@ void cr_hier__leaves(cr_hier *h) {
       cr_hmethod *m = &c->methods[k];
       if (c->instrumented || jdk || !c->jdk_module)
         m->flags &= ~(unsigned)CR_HM_LEAF;
-      else if (m->body == BODY_CALLS) m->flags |= CR_HM_LEAF;
+      else if (m->body == BODY_CALLS ||
+               code_leaf(c->name, m->name, m->desc))
+        m->flags |= CR_HM_LEAF;
       else if (m->body == BODY_NATIVE && native_leaf(c->name, m->name))
         m->flags |= CR_HM_LEAF;
     }

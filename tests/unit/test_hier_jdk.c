@@ -600,6 +600,11 @@ START_TEST(test_hier_jdk__leaves) {
   ck_assert(jleaf(h, "java/lang/String", "length", "()I"));
   ck_assert(jleaf(h, "java/lang/System", "arraycopy",
                   "(" OBJ "I" OBJ "II)V"));
+  /* Class.desiredAssertionStatus, which the <clinit> of a class with an
+  ** assert calls: StringLatin1's, which String.equals starts */
+  ck_assert(jleaf(h, "java/lang/Class", "desiredAssertionStatus", "()Z"));
+  ck_assert(jleaf(h, "java/lang/StringLatin1", "<clinit>", "()V"));
+  ck_assert(jleaf(h, "java/lang/String", "equals", "(" OBJ ")Z"));
   /* not: calls that may reach other code, natives that run Java code */
   ck_assert(!jleaf(h, "java/util/HashMap", "get", "(" OBJ ")" OBJ));
   ck_assert(!jleaf(h, "java/lang/Object", "wait", "(J)V"));
