@@ -211,6 +211,16 @@ int cr_hmethod_wrappable(const cr_hmethod *m);
 char *cr_hier_reason(const cr_hmethod *m, int what, char *buf, size_t n);
 
 /*
+** Why library method 'm' of 'h' (linked) is not a leaf (CR_HM_LEAF), as
+** one line into 'buf', e.g. "it calls java/lang/StringUTF16.getChar([BI)C,
+** which is not a leaf" (the first such call; --explain that method to
+** follow the chain) or "it makes an interface call". Empty for a leaf.
+** Returns 'buf'.
+*/
+char *cr_hier_leaf_reason(const cr_hier *h, const cr_hmethod *m, char *buf,
+                          size_t n);
+
+/*
 ** JVMS 5.4.3.3 (class 'cls' not an interface) or 5.4.3.4 (interface):
 ** the method a symbolic reference resolves to, or NULL if it does not
 ** resolve. Array classes ("[I") resolve as java/lang/Object. When the

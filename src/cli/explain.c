@@ -141,7 +141,8 @@ static int explain_class(FILE *f, const cli_opts *o, const cr_hier *h,
   return rewritten;
 }
 
-static void explain_method(FILE *f, const cli_opts *o, const cr_hmethod *m,
+static void explain_method(FILE *f, const cli_opts *o,
+                           const struct cr_hier *h, const cr_hmethod *m,
                            int rewritten, const cr_class *cf) {
   char buf[2048];
   const char *name = cr_hmethod_name(m), *desc = cr_hmethod_desc(m);
@@ -154,13 +155,13 @@ static void explain_method(FILE *f, const cli_opts *o, const cr_hmethod *m,
   else fprintf(f, "    wrappable: no: %s\n", cr_hier_reason(m, 1, buf,
                                                             sizeof buf));
   if (!rewritten) {
-    if (!cr_hclass_instrumented(cr_hmethod_class(m)))
-      fprintf(f, "    leaf: %s\n", (hf & CR_HM_LEAF)
-                  ? "yes: runs no instrumented code, so a call that names "
-                    "it makes its node without publishing it in the slot"
-                  : "no: it may call instrumented code (or that is not "
-                    "known), so a call makes its node and publishes it in "
-                    "the slot");
+    if (cr_hclass_instrumented(cr_hmethod_class(m))) return;
+    if (hf & CR_HM_LEAF)
+      fprintf(f, "    leaf: yes: runs no instrumented code, so a call that "
+              "names it makes its node without publishing it in the slot\n");
+    else
+      fprintf(f, "    leaf: no: %s; so a call makes its node and publishes "
+              "it in the slot\n", cr_hier_leaf_reason(h, m, buf, sizeof buf));
     return;
   }
   const cr_member *mb = member(cf, name, desc);
@@ -198,7 +199,7 @@ int cli_explain(const cli_opts *o, const struct cr_hier *h, cr_input **ins,
   for (uint32_t i = 0; i < cr_hclass_method_count(c); i++) {
     const cr_hmethod *m = cr_hclass_method_at(c, i);
     if (method && strcmp(cr_hmethod_name(m), method) != 0) continue;
-    explain_method(f, o, m, rewritten, cf);
+    explain_method(f, o, h, m, rewritten, cf);
     shown++;
   }
   cr_arena_free(a);

@@ -259,6 +259,7 @@ int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
     m->flags = static_flags(c, m, h);
     if (md->leaf) m->flags |= CR_HM_LEAF;
     m->body = md->body;
+    m->nocode = md->nocode;
     m->ncalls = md->ncalls;
     if (md->ncalls) {
       hcall *v = cr_arena_alloc(h->a, md->ncalls * sizeof *v);

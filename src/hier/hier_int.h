@@ -64,6 +64,18 @@ enum {
   BODY_NATIVE                   /* native: a leaf if 'native_leaf' says */
 };
 
+/* Why the scan of a method's code found BODY_NONE ('cr_hmethod.nocode'),
+** for 'cr_hier_leaf_reason'. */
+enum {
+  NL_NOCODE,                    /* not scanned, or no code */
+  NL_IFACE,                     /* an interface call */
+  NL_INDY,                      /* an invokedynamic */
+  NL_CONST,                     /* a constant a bootstrap method or a
+                                   method handle makes */
+  NL_MANY,                      /* more distinct calls than kept */
+  NL_BAD                        /* code or pool not readable */
+};
+
 struct cr_hmethod {
   cr_hclass *owner;
   const char *name, *desc;      /* interned */
@@ -80,6 +92,7 @@ struct cr_hmethod {
   const hcall *calls;           /* BODY_CALLS: its calls, 'ncalls' */
   uint32_t ncalls;
   uint8_t body;                 /* BODY_* */
+  uint8_t nocode;               /* BODY_NONE: NL_* */
 };
 
 struct cr_hclass {
@@ -160,6 +173,7 @@ typedef struct cr_hier__mdef {
   uint8_t saved;
   uint8_t leaf;                 /* a summary's answer: a leaf */
   uint8_t body;                 /* BODY_* */
+  uint8_t nocode;               /* BODY_NONE: NL_* */
   uint32_t ncalls;
   hcall *calls;                 /* copied by 'cr_hier__insert' */
 } cr_hier__mdef;

@@ -35,6 +35,7 @@
 ** Object.<init>) run instrumented code from anywhere, and nothing is a
 ** leaf.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "cccp/bytecode.h"
@@ -144,6 +145,7 @@ static int add_call(cr_class *c, hcall *v, uint16_t *refs, uint32_t *n,
 
 int cr_hier__scan_body(cr_class *c, cr_member *m, cr_hier__mdef *md) {
   md->body = BODY_NONE;
+  md->nocode = NL_BAD;
   md->ncalls = 0;
   md->calls = NULL;
   if (m->flags & ACC_NATIVE) {
@@ -151,7 +153,10 @@ int cr_hier__scan_body(cr_class *c, cr_member *m, cr_hier__mdef *md) {
     return 0;
   }
   const cr_code *code = cr_member_code(m);
-  if (!code) return 0;
+  if (!code) {
+    md->nocode = NL_NOCODE;
+    return 0;
+  }
   hcall v[MAX_CALLS];
   uint16_t refs[MAX_CALLS];
   uint32_t n = 0;
@@ -163,19 +168,27 @@ int cr_hier__scan_body(cr_class *c, cr_member *m, cr_hier__mdef *md) {
     uint32_t ref = len >= 3 ? (uint32_t)p[off + 1] << 8 | p[off + 2] : 0;
     switch (op) {
     case CR_OP_INVOKEINTERFACE:
+      md->nocode = NL_IFACE;
+      return 0;
     case CR_OP_INVOKEDYNAMIC:
+      md->nocode = NL_INDY;
       return 0;
     case CR_OP_LDC: case CR_OP_LDC_W: case CR_OP_LDC2_W: {
       int tag = cr_cp_tag(c->cp, op == CR_OP_LDC ? p[off + 1] : ref);
       if (tag == CR_CP_METHODHANDLE || tag == CR_CP_METHODTYPE ||
-          tag == CR_CP_DYNAMIC)
+          tag == CR_CP_DYNAMIC) {
+        md->nocode = NL_CONST;
         return 0;
+      }
       break;
     }
     case CR_OP_INVOKEVIRTUAL: case CR_OP_INVOKESPECIAL:
     case CR_OP_INVOKESTATIC: case CR_OP_NEW:
     case CR_OP_GETSTATIC: case CR_OP_PUTSTATIC:
-      if (add_call(c, v, refs, &n, op, ref)) return 0;
+      if (add_call(c, v, refs, &n, op, ref)) {
+        if (n == MAX_CALLS) md->nocode = NL_MANY;
+        return 0;
+      }
       break;
     default:
       break;
@@ -273,4 +286,104 @@ void cr_hier__leaves(cr_hier *h) {
       }
     }
   }
+}
+
+/* Starting the initialisation of 'c', which is not a leaf ('init_leaf'),
+** described into 'buf': which <clinit> is not. */
+static void init_reason(const lctx *x, const cr_hclass *c, const char *name,
+                        char *buf, size_t n) {
+  const cr_hclass *bad = NULL;
+  if (c && c->complete) {
+    for (const cr_hclass *k = c; k && !bad; k = k->super)
+      if (!clinit_leaf(x, k)) bad = k;
+    for (uint32_t i = 0; i < c->nall && !bad; i++)
+      if (!clinit_leaf(x, c->all[i])) bad = c->all[i];
+  }
+  if (!bad)
+    snprintf(buf, n, "it may start the initialisation of %s, whose "
+             "supertypes are not all known", name);
+  else if (bad == c)
+    snprintf(buf, n, "it may start the initialisation of %s, whose "
+             "<clinit> is not a leaf", name);
+  else
+    snprintf(buf, n, "it may start the initialisation of %s, which runs "
+             "the <clinit> of %s, not a leaf", name, bad->name);
+}
+
+/* One call 'k' that is not a leaf, described into 'buf' (see
+** 'cr_hier_leaf_reason'). */
+static void call_reason(const lctx *x, const hcall *k, char *buf, size_t n) {
+  const cr_hclass *c = SYM(k->owner)->cls;
+  if (!k->name) {
+    init_reason(x, c, k->owner, buf, n);
+    return;
+  }
+  int unknown = 0;
+  const cr_hmethod *t =
+      c ? cr_hier__resolve(x->h, c, k->name, k->desc, &unknown) : NULL;
+  if (!t || unknown)
+    snprintf(buf, n, "it calls %s.%s%s, which does not resolve in the "
+             "classes read", k->owner, k->name, k->desc);
+  else if (!(t->flags & CR_HM_LEAF))
+    snprintf(buf, n, "it calls %s.%s%s, which is not a leaf",
+             t->owner->name, t->name, t->desc);
+  else
+    snprintf(buf, n, "it calls %s.%s%s virtually, and a subclass may "
+             "override it", t->owner->name, t->name, t->desc);
+}
+
+char *cr_hier_leaf_reason(const cr_hier *h, const cr_hmethod *m, char *buf,
+                          size_t n) {
+  if (!n) return buf;
+  buf[0] = 0;
+  if (m->flags & CR_HM_LEAF) return buf;
+  const cr_hclass *c = m->owner;
+  int jdk = 0;
+  for (size_t i = 0; i < h->nclasses && !jdk; i++)
+    jdk = h->sorted[i]->instrumented && h->sorted[i]->jdk_module;
+  const char *why = NULL;
+  if (c->instrumented) why = "its class is instrumented";
+  else if (jdk)
+    why = "the JDK is instrumented, and the JVM calls into it from "
+          "anywhere";
+  else if (!c->jdk_module)
+    why = "not a class of the JDK: the class names its code uses resolve "
+          "in its own class loader, which may be instrumented";
+  else if (m->access & ACC_ABSTRACT)
+    why = "abstract: a call runs the receiver's method";
+  else if (c->from_summary)
+    why = "the answer of the summary it was read from (for the JDK "
+          "cache's entry, --no-jdk-cache reads the JDK's code and says "
+          "why)";
+  else if (m->body == BODY_NATIVE)
+    why = "a native method that may run Java code";
+  else if (m->body == BODY_NONE) {
+    static const char *const nl[] = {
+        [NL_NOCODE] = "no code to read",
+        [NL_IFACE] = "it makes an interface call",
+        [NL_INDY] = "it has an invokedynamic",
+        [NL_CONST] = "it loads a constant that a bootstrap method or a "
+                     "method handle makes",
+        [NL_MANY] = "it calls more different methods than the analysis "
+                    "keeps",
+        [NL_BAD] = "its code could not be read"};
+    why = m->nocode < sizeof nl / sizeof *nl ? nl[m->nocode] : nl[NL_BAD];
+  }
+  if (why) {
+    snprintf(buf, n, "%s", why);
+    return buf;
+  }
+  lctx x = {h, cr_hier__find(h, "<clinit>"), cr_hier__find(h, "()V")};
+  if ((m->access & ACC_STATIC) && m->name != x.clinit &&
+      !init_leaf(&x, c)) {
+    init_reason(&x, c, c->name, buf, n);    /* a static call's */
+    return buf;
+  }
+  for (uint32_t k = 0; k < m->ncalls; k++)
+    if (!call_leaf(&x, &m->calls[k])) {
+      call_reason(&x, &m->calls[k], buf, n);
+      return buf;
+    }
+  snprintf(buf, n, "not known");
+  return buf;
 }

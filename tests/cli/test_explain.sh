@@ -73,9 +73,14 @@ done
 expect_exit 0 "a leaf of the JDK" "$REWRITE" demo.jar --explain java.lang.Integer.compare
 expect_match "leaf: yes: runs no instrumented code" "... says so" "$out"
 expect_exit 0 "not a leaf: HashMap.get calls hashCode" "$REWRITE" demo.jar --explain java.util.HashMap.get
-expect_match "leaf: no: it may call instrumented code" "... says so" "$out"
+expect_match "leaf: no: the answer of the summary it was read from" "... the JDK cache's answer, and how to see why" "$out"
+expect_match "no-jdk-cache reads the JDK's code and says why" "... ... says how to see why" "$out"
+expect_exit 0 "... read from the JDK's code" "$REWRITE" demo.jar --no-jdk-cache --explain java.util.HashMap.get
+expect_match "leaf: no: it calls java/util/HashMap.getNode[^ ]*, which is not a leaf" "... names the call that is not, to follow" "$out"
+expect_exit 0 "... and on: HashMap.hash" "$REWRITE" demo.jar --no-jdk-cache --explain java.util.HashMap.hash
+expect_match "leaf: no: it calls java/lang/Object.hashCode..I virtually, and a subclass may override it" "... ... calls the key's hashCode" "$out"
 expect_exit 0 "a class-path library has no leaves" "$REWRITE" demo.jar --classpath stats.jar --explain stats.Sample.size
-expect_match "leaf: no" "... not even a getter (its loader may be instrumented)" "$out"
+expect_match "leaf: no: not a class of the JDK" "... not even a getter (its loader may be instrumented)" "$out"
 # the instructions before each call of Object.<init> in demo/Main's code
 before_init() {
   unzip -p "$1" demo/Main.class > "$T/m.class"

@@ -629,6 +629,34 @@ START_TEST(test_hier_jdk__leaves) {
     }
   }
   printf("java.base: %zu leaves of %zu methods\n", nleaf, nm);
+  /* each answer has its reason: none for a leaf, one for the others */
+  char why[512];
+  for (size_t i = 0; i < cr_hier_class_count(h); i++) {
+    const cr_hclass *c = cr_hier_class_at(h, i);
+    for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
+      const cr_hmethod *m = cr_hclass_method_at(c, k);
+      cr_hier_leaf_reason(h, m, why, sizeof why);
+      if (cr_hmethod_flags(m) & CR_HM_LEAF) ck_assert_str_eq(why, "");
+      else
+        ck_assert_msg(why[0] && strcmp(why, "not known") != 0, "%s.%s%s",
+                      cr_hclass_name(c), cr_hmethod_name(m),
+                      cr_hmethod_desc(m));
+    }
+  }
+  cr_hier_leaf_reason(h, get(h, "java/util/Collections", "sort",
+                             "(Ljava/util/List;)V"), why, sizeof why);
+  ck_assert_str_eq(why, "it makes an interface call");
+  cr_hier_leaf_reason(h, get(h, "java/lang/Object", "wait", "(J)V"), why,
+                      sizeof why);
+  ck_assert_str_eq(why, "a native method that may run Java code");
+  cr_hier_leaf_reason(h, get(h, "java/util/Comparator", "compare",
+                             "(" OBJ OBJ ")I"), why, sizeof why);
+  ck_assert_ptr_nonnull(strstr(why, "abstract"));
+  /* the first call that is not a leaf, named for --explain to follow */
+  cr_hier_leaf_reason(h, get(h, "java/lang/Object", "wait", "()V"), why,
+                      sizeof why);
+  ck_assert_str_eq(why, "it calls java/lang/Object.wait(J)V, which is not a "
+                   "leaf");
   ck_assert_uint_gt(nleaf, nm / 20);
   ck_assert_uint_lt(nleaf, nm / 2);
   /* a summary keeps them: a JDK module's classes */
@@ -649,6 +677,11 @@ START_TEST(test_hier_jdk__leaves) {
       const cr_hmethod *o = get(s, cr_hclass_name(c), cr_hmethod_name(m),
                                 cr_hmethod_desc(m));
       same += ((cr_hmethod_flags(m) ^ cr_hmethod_flags(o)) & CR_HM_LEAF) == 0;
+      if (!(cr_hmethod_flags(o) & CR_HM_LEAF) &&
+          !(cr_hmethod_access(o) & 0x400))
+        ck_assert_ptr_nonnull(strstr(cr_hier_leaf_reason(s, o, why,
+                                                         sizeof why),
+                                     "summary"));
     }
   }
   ck_assert_uint_eq(same, nm);
