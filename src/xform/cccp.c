@@ -114,6 +114,7 @@ typedef struct xf {
   int r_owns, r_getclass, r_restore;
   int r_cycles, r_bytecodes, r_allocs;  /* block counters */
   int r_returned, r_caught;                /* JOP method-cache events */
+  int r_returned2;                         /* CC.returned(CC, CC) */
   uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
   int tally;                /* count them in the body being instrumented
                                (one of a method's two bodies) */
@@ -825,6 +826,28 @@ static void emit_putback(xf *x, cr_body *b, cr_insn *at, int s) {
                                               "(" CC_DESC ")V", x->d));
   emit(x, b, at, CR_OP_ALOAD, s);
   emit(x, b, at, CR_OP_INVOKESTATIC, x->r_restore);
+}
+
+/*
+** "aload s; CC.restore" before return 'at' (see 'emit_putback'); with
+** JOP, where 'counters' put "aload cc; CC.returned" right before it, the
+** two in one call, 3 bytes shorter: "aload cc; aload s; CC.returned(CC,
+** CC)".
+*/
+static void emit_exit(xf *x, cr_body *b, cr_insn *at, int s) {
+  cr_insn *p = at->prev;
+  if (!x->r_returned || !p || p->op != CR_OP_INVOKESTATIC ||
+      p->a != x->r_returned) {
+    emit_putback(x, b, at, s);
+    return;
+  }
+  if (!x->r_returned2)
+    x->r_returned2 = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
+                                                "returned",
+                                                "(" CC_DESC CC_DESC ")V",
+                                                x->d));
+  emit(x, b, p, CR_OP_ALOAD, s);
+  p->a = x->r_returned2;
 }
 
 /* A handler before 'at' for [start, end) that restores the slot from
@@ -1708,7 +1731,7 @@ static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
   }
   for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next)
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN)) {
-      if (x->readers) emit_putback(x, b, i, prev);
+      if (x->readers) emit_exit(x, b, i, prev);
       else emit_restore(x, b, i, prev);
     }
 }
@@ -1764,7 +1787,7 @@ static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
   if (e < 0) return md->code;
   for (cr_insn *i = rd->next; i && !x->err; i = i->next)
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
-      emit_putback(x, b, i, e);
+      emit_exit(x, b, i, e);
   if (from) emit_rethrow(x, b, NULL, e, from, NULL, 1);
   return x->err;
 }

@@ -15,6 +15,7 @@
 #include "cccp/classfile.h"
 #include "cccp/hier.h"
 #include "cccp/io.h"
+#include "cccp/jop.h"
 #include "cccp/xform.h"
 #include "testutil.h"
 
@@ -99,6 +100,7 @@ typedef struct inst {
 static cr_typeinfo TI;
 static int N2B;                 /* --n2b-wrappers for the next 'instrument' */
 static int COMPACT;             /* --compact-above 1 for it */
+static const cr_jop_model *JOP; /* --jop for it, or NULL */
 static cr_policy *POL;          /* the policy's upcalls etc. for it, or NULL */
 
 static void instrument(inst *x, const char *simple) {
@@ -116,6 +118,7 @@ static void instrument(inst *x, const char *simple) {
   x->o.env.ti = &TI;
   x->o.n2b = N2B;
   x->o.compact_above = COMPACT;
+  x->o.jop = JOP;
   x->o.pol = POL;
   ck_assert_msg(cr_xf_cccp(x->c, &x->o, &d) == 0, "%s", d.msg);
   ck_assert_uint_eq(x->o.nfailed, 0);
@@ -577,6 +580,35 @@ START_TEST(test_xf_cccp__compact) {
     ck_assert_str_eq(seen, "-R-RR");
     /* once at the entry ("aload cc; CC.set"), three times before a read */
     ck_assert_int_eq(nputs, 103);
+  }
+  done(&x);
+  /* with JOP, a return's event and the slot's value put back are one
+  ** call: "aload cc; aload prev; CC.returned(CC, CC); ireturn" */
+  cr_jop_model jm;
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_jop_model_init(&jm, 2014, 1, 2, 300, &d), 0);
+  COMPACT = 1;
+  JOP = &jm;
+  instrument(&x, "XfFlow");
+  COMPACT = 0;
+  JOP = NULL;
+  for (int v = 0; v < 2; v++) {
+    cr_body *b = body(&x, method(&x, "flow", ds[v]));
+    int nret = 0;
+    for (const cr_insn *i = b->first; i; i = i->next) {
+      if (i->op != CR_OP_IRETURN) continue;
+      nret++;
+      const cr_insn *c = before(i);
+      ck_assert(cc_call(&x, c, "returned"));
+      const cr_cpentry *r = cr_cp_get(x.c->cp, (uint32_t)c->a);
+      const cr_cpentry *nt = cr_cp_get(x.c->cp, r->b);
+      ck_assert_str_eq(cr_cp_str(x.c->cp, nt->b), "(" CCD CCD ")V");
+      ck_assert_uint_eq(before(c)->op, CR_OP_ALOAD);
+      ck_assert_uint_eq(before(before(c))->op, CR_OP_ALOAD);
+      ck_assert_int_ne(before(c)->a, before(before(c))->a);
+    }
+    ck_assert_int_eq(nret, 1);
   }
   done(&x);
 }
