@@ -6,8 +6,9 @@
 ** node in the thread's slot (and in JDK mode restores the slot
 ** afterwards), so that an instrumented method the library calls back (a
 ** comparator, a hashCode) finds its caller's context there. A call into
-** a leaf needs none of it: nothing it runs reads the slot. This is decided from the library's
-** code when the classes are added ('cr_hier__scan_body') and linked
+** a leaf needs none of it: nothing it runs reads the slot. This is
+** decided from the library's code when the classes are added
+** ('cr_hier__scan_body') and linked
 ** ('cr_hier__leaves'), as a greatest fixed point over these facts:
 **
 **   - a method with code is a leaf when its code makes no interface call,
@@ -220,16 +221,21 @@ static int clinit_leaf(const lctx *x, const cr_hclass *k) {
   return ci && (ci->flags & CR_HM_LEAF);
 }
 
+/* The first of complete class 'c', its superclasses and its
+** superinterfaces whose <clinit> is not a leaf, or NULL. */
+static const cr_hclass *init_culprit(const lctx *x, const cr_hclass *c) {
+  for (const cr_hclass *k = c; k; k = k->super)
+    if (!clinit_leaf(x, k)) return k;
+  for (uint32_t i = 0; i < c->nall; i++)
+    if (!clinit_leaf(x, c->all[i])) return c->all[i];
+  return NULL;
+}
+
 /* 1 if starting the initialisation of 'c' runs only leaves: its own
 ** <clinit>, its superclasses' and its superinterfaces' (JVMS 5.5 runs
 ** those of interfaces with default methods only: all of them here). */
 static int init_leaf(const lctx *x, const cr_hclass *c) {
-  if (!c || !c->complete) return 0;
-  for (const cr_hclass *k = c; k; k = k->super)
-    if (!clinit_leaf(x, k)) return 0;
-  for (uint32_t i = 0; i < c->nall; i++)
-    if (!clinit_leaf(x, c->all[i])) return 0;
-  return 1;
+  return c && c->complete && !init_culprit(x, c);
 }
 
 /* 1 if call 'k' runs a leaf. */
@@ -256,10 +262,15 @@ static int still_leaf(const lctx *x, const cr_hmethod *m) {
   return 1;
 }
 
+/* 1 if a class of a JDK module in 'h' is instrumented (JDK mode). */
+static int jdk_instrumented(const cr_hier *h) {
+  for (size_t i = 0; i < h->nclasses; i++)
+    if (h->sorted[i]->instrumented && h->sorted[i]->jdk_module) return 1;
+  return 0;
+}
+
 void cr_hier__leaves(cr_hier *h) {
-  int jdk = 0;                  /* the JDK is instrumented */
-  for (size_t i = 0; i < h->nclasses && !jdk; i++)
-    jdk = h->sorted[i]->instrumented && h->sorted[i]->jdk_module;
+  int jdk = jdk_instrumented(h);
   for (size_t i = 0; i < h->nclasses; i++) {
     cr_hclass *c = h->sorted[i];
     for (uint32_t k = 0; k < c->nmethods; k++) {
@@ -292,13 +303,7 @@ void cr_hier__leaves(cr_hier *h) {
 ** described into 'buf': which <clinit> is not. */
 static void init_reason(const lctx *x, const cr_hclass *c, const char *name,
                         char *buf, size_t n) {
-  const cr_hclass *bad = NULL;
-  if (c && c->complete) {
-    for (const cr_hclass *k = c; k && !bad; k = k->super)
-      if (!clinit_leaf(x, k)) bad = k;
-    for (uint32_t i = 0; i < c->nall && !bad; i++)
-      if (!clinit_leaf(x, c->all[i])) bad = c->all[i];
-  }
+  const cr_hclass *bad = c && c->complete ? init_culprit(x, c) : NULL;
   if (!bad)
     snprintf(buf, n, "it may start the initialisation of %s, whose "
              "supertypes are not all known", name);
@@ -338,12 +343,9 @@ char *cr_hier_leaf_reason(const cr_hier *h, const cr_hmethod *m, char *buf,
   buf[0] = 0;
   if (m->flags & CR_HM_LEAF) return buf;
   const cr_hclass *c = m->owner;
-  int jdk = 0;
-  for (size_t i = 0; i < h->nclasses && !jdk; i++)
-    jdk = h->sorted[i]->instrumented && h->sorted[i]->jdk_module;
   const char *why = NULL;
   if (c->instrumented) why = "its class is instrumented";
-  else if (jdk)
+  else if (jdk_instrumented(h))
     why = "the JDK is instrumented, and the JVM calls into it from "
           "anywhere";
   else if (!c->jdk_module)

@@ -1646,6 +1646,16 @@ static void reset_reach(uint8_t *in, uint32_t n, const cr_insn *l,
   }
 }
 
+/* 'reset_reach' for each label jump, branch or switch 'i' goes to. */
+static void reset_targets(uint8_t *in, uint32_t n, const cr_insn *i,
+                          int *changed) {
+  reset_reach(in, n, i->target, changed);
+  if (!i->sw) return;
+  reset_reach(in, n, i->sw->dflt, changed);
+  for (uint32_t k = 0; k < i->sw->n; k++)
+    reset_reach(in, n, i->sw->targets[k], changed);
+}
+
 static int reset_step(xf *x, const cr_insn *i, int dirty, int ccl,
                       uint8_t *in, uint32_t n, int *changed) {
   if (i->op == CR_OP_LABEL) return dirty || (i->id < n && in[i->id]);
@@ -1656,14 +1666,7 @@ static int reset_step(xf *x, const cr_insn *i, int dirty, int ccl,
            i->prev->op == CR_OP_ALOAD && i->prev->a == ccl &&
            (i->a == x->r_set || (x->r_restore && i->a == x->r_restore)))
     dirty = 0;
-  if (dirty) {
-    reset_reach(in, n, i->target, changed);
-    if (i->sw) {
-      reset_reach(in, n, i->sw->dflt, changed);
-      for (uint32_t k = 0; k < i->sw->n; k++)
-        reset_reach(in, n, i->sw->targets[k], changed);
-    }
-  }
+  if (dirty) reset_targets(in, n, i, changed);
   uint32_t fl = cr_op_info(i->op)->flags;
   if (fl & CR_OPF_JSR) return 1;
   if (fl & CR_OPF_NOFALL) return 0;     /* only a label is reached */
@@ -1682,14 +1685,8 @@ static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
   for (cr_insn *i = cstart; i && i != tail; i = i->next) inside[i->id] = 1;
   int changed = 0;
   for (cr_insn *i = b->first; i; i = i->next)
-    if (!inside[i->id]) {       /* whatever comes from outside: dirty */
-      reset_reach(in, n, i->target, &changed);
-      if (i->sw) {
-        reset_reach(in, n, i->sw->dflt, &changed);
-        for (uint32_t k = 0; k < i->sw->n; k++)
-          reset_reach(in, n, i->sw->targets[k], &changed);
-      }
-    }
+    if (!inside[i->id])         /* whatever comes from outside: dirty */
+      reset_targets(in, n, i, &changed);
   for (uint32_t k = 0; k < b->ntcb; k++)
     reset_reach(in, n, b->tcb[k].handler, &changed);
   do {
