@@ -221,6 +221,24 @@ char *cr_hier_leaf_reason(const cr_hier *h, const cr_hmethod *m, char *buf,
                           size_t n);
 
 /*
+** A virtual or interface call of instrumented code, which the runtime
+** resolves by its receiver's class (CC.enterv), names method 'm'.
+** Thread-safe: the rewriter's workers call it on a linked hierarchy.
+*/
+void cr_hier_note_virtual_site(const cr_hmethod *m);
+
+/*
+** Calls 'fn' on each leaf (CR_HM_LEAF) that such a call may select: a
+** method of a JDK module, neither static, private nor a constructor, with
+** the name and descriptor of a method 'cr_hier_note_virtual_site' was
+** given. In class name order, then class-file order. Returns how many.
+** Call after the calls to 'cr_hier_note_virtual_site' have returned.
+*/
+size_t cr_hier_virtual_leaves(const cr_hier *h,
+                              void (*fn)(void *ctx, const cr_hmethod *m),
+                              void *ctx);
+
+/*
 ** JVMS 5.4.3.3 (class 'cls' not an interface) or 5.4.3.4 (interface):
 ** the method a symbolic reference resolves to, or NULL if it does not
 ** resolve. Array classes ("[I") resolve as java/lang/Object. When the

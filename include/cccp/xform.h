@@ -9,6 +9,10 @@
 **   static CC  enterv(Object recv, CC parent, int mid)
 **                                          child node of the method that
 **                                          'recv' selects (library calls)
+**   static void publishv(Object recv, CC parent, int mid)
+**                                          app mode: 'enterv', published
+**                                          by 'set' unless the method is a
+**                                          JDK leaf (cccp.leaves)
 **   static CC  get()                       the thread's current node
 **   static CC  set(CC node)                store, return the previous one
 **   static int register(String cls, String name, String desc, int size,

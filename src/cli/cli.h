@@ -152,9 +152,16 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
 ** After an instrumenting run: copy the runtime jar next to the output and
 ** write the JVM options file ('OUTPUT.args', or 'DIR/cccp.args'). 'out'
 ** is the -o path, 'is_dir' whether it names a directory; 'extra' (may be
-** NULL) is one more option line, as for the JOP settings.
+** NULL) is one more option line, as for the JOP settings. With 'h' (app
+** mode), the JDK's leaves that the rewritten virtual calls may select
+** ('cr_hier_virtual_leaves') go to 'OUTPUT.leaves' or 'DIR/cccp.leaves',
+** under a first line "cccp-leaves 1 BUILD" ('build': the library JDK's
+** java.runtime.version), and the options file names it (cccp.leaves);
+** without leaves, or without a build, neither.
 */
+struct cr_hier;
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
+                      const struct cr_hier *h, const char *build,
                       cr_diag *d);
 /* Copy file 'from' to 'to' atomically. */
 int cli_copy_file(const char *from, const char *to, cr_diag *d);
@@ -244,6 +251,8 @@ struct cr_policy;
 typedef struct cli_whole {
   struct cr_policy *pol;
   struct cr_hier *h;
+  char jdk_build[128];      /* the library JDK's java.runtime.version, or
+                               "" (none read from an image) */
 } cli_whole;
 
 /*

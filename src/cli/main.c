@@ -1040,7 +1040,7 @@ int main(int argc, char **argv) {
                               o.jop ? jopprop
                               : o.count_bytecodes || o.count_allocs
                                   ? "-Dcccp.counters=true" : NULL,
-                              &d)))
+                              whole.h, whole.jdk_build, &d)))
     status = EXIT_OUTPUT;
   double dt = now() - t0;
   if (rc == 0 && need_whole)

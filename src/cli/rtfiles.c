@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cccp/hier.h"
 #include "cli.h"
 
 static int is_file(const char *p) {
@@ -84,10 +85,39 @@ void cli_put_token(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* One leaf per line: "class.name descriptor" without the space. */
+static void put_leaf(void *ctx, const cr_hmethod *m) {
+  fprintf(ctx, "%s.%s%s\n", cr_hclass_name(cr_hmethod_class(m)),
+          cr_hmethod_name(m), cr_hmethod_desc(m));
+}
+
+/* Write the leaves file 'path' (see 'cli_runtime_files'); '*n' leaves.
+** None: no file (an old one removed). */
+static int leaves_file(const char *path, const cr_hier *h, const char *build,
+                       size_t *n, cr_diag *d) {
+  cli_afile af;
+  int rc = cli_atomic_open(&af, path, d);
+  if (rc) return rc;
+  fprintf(af.f, "cccp-leaves 1 %s\n", build);
+  *n = cr_hier_virtual_leaves(h, put_leaf, af.f);
+  if (!*n) {
+    cli_atomic_abort(&af);
+    if (unlink(path) != 0 && errno != ENOENT)
+      return cr_diag_set(d, CR_EIO, -1, "cannot remove %s: %s", path,
+                         strerror(errno));
+    return 0;
+  }
+  if (ferror(af.f)) {
+    cli_atomic_abort(&af);
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
+  }
+  return cli_atomic_commit(&af, d);
+}
+
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
-                      cr_diag *d) {
+                      const cr_hier *h, const char *build, cr_diag *d) {
   char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
-      args[PATH_MAX * 2];
+      args[PATH_MAX * 2], leaves[PATH_MAX * 2];
   if (!cli_runtime_jar(src, sizeof src))
     return cr_diag_set(d, CR_ENOTFOUND, -1, "the runtime cccp-rt.jar was "
                        "not found (set CCCP_RT to its path)");
@@ -107,6 +137,13 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   if (!same_file(src, jar) && (rc = cli_copy_file(src, jar, d))) return rc;
   if (is_dir) snprintf(args, sizeof args, "%s/cccp.args", dir);
   else snprintf(args, sizeof args, "%s.args", out);
+  size_t nleaves = 0;
+  if (is_dir) snprintf(leaves, sizeof leaves, "%s/cccp.leaves", real);
+  else if (realpath(out, leaves)) strcat(leaves, ".leaves");
+  else snprintf(leaves, sizeof leaves, "%s.leaves", out);
+  if (h && build && *build &&
+      (rc = leaves_file(leaves, h, build, &nleaves, d)))
+    return rc;
   cli_afile af;
   if ((rc = cli_atomic_open(&af, args, d))) return rc;
   /* the runtime on the boot class path, and its agent, which hides what
@@ -118,6 +155,11 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   fputc('\n', af.f);
   if (extra) {
     cli_put_token(af.f, extra);
+    fputc('\n', af.f);
+  }
+  if (nleaves) {
+    fputs("-Dcccp.leaves=", af.f);
+    cli_put_token(af.f, leaves);
     fputc('\n', af.f);
   }
   if (ferror(af.f)) {

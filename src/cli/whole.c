@@ -198,7 +198,18 @@ static int add_jdk_library(const cli_opts *o, cr_hier *h, const char *img,
   return read_jdk(o, h, img, 0, d);
 }
 
-static int add_default_jdk(const cli_opts *o, cr_hier *h, cr_diag *d) {
+/* The build of the JDK whose image 'img' (HOME/lib/modules) is. */
+static void image_build(const char *img, char *buf, size_t n) {
+  char home[PATH_MAX];
+  snprintf(home, sizeof home, "%s", img);
+  size_t k = strlen(home);
+  static const char tail[] = "/lib/modules";
+  if (k >= sizeof tail - 1 && strcmp(home + k - (sizeof tail - 1), tail) == 0)
+    home[k - (sizeof tail - 1)] = '\0';
+  cli_jdk_build(home, buf, n);
+}
+
+static int add_default_jdk(const cli_opts *o, cli_whole *w, cr_diag *d) {
   char img[PATH_MAX];
   if (cli_default_jdk(img, sizeof img) != 0) {
     cli_warn("no JDK among the inputs and none found through JAVA_HOME or "
@@ -208,7 +219,8 @@ static int add_default_jdk(const cli_opts *o, cr_hier *h, cr_diag *d) {
   if (o->verbose > 0)
     fprintf(stderr, "cccp-rewrite: library classes from %s (--classpath "
             "chooses another JDK)\n", img);
-  return add_jdk_library(o, h, img, d);
+  image_build(img, w->jdk_build, sizeof w->jdk_build);
+  return add_jdk_library(o, w->h, img, d);
 }
 
 /* Classes that two inputs define differently, per pair of inputs. */
@@ -318,9 +330,12 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   cr_free(all);
   if (rc) goto fail;
 
-  if (o->jdk_lib) rc = add_jdk_library(o, w->h, o->jdk_lib, d);
-  else if (!cr_hier_class(w->h, "java/lang/Object"))
-    rc = add_default_jdk(o, w->h, d);
+  if (o->jdk_lib) {
+    image_build(o->jdk_lib, w->jdk_build, sizeof w->jdk_build);
+    rc = add_jdk_library(o, w->h, o->jdk_lib, d);
+  } else if (!cr_hier_class(w->h, "java/lang/Object")) {
+    rc = add_default_jdk(o, w, d);
+  }
   if (rc) goto fail;
 
   rc = cr_hier_link(w->h, d);

@@ -93,6 +93,8 @@ struct cr_hmethod {
   uint32_t ncalls;
   uint8_t body;                 /* BODY_* */
   uint8_t nocode;               /* BODY_NONE: NL_* */
+  uint8_t vsite;                /* a virtual call site names it (atomic:
+                                   'cr_hier_note_virtual_site') */
 };
 
 struct cr_hclass {

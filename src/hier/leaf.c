@@ -36,7 +36,9 @@
 ** Object.<init>) run instrumented code from anywhere, and nothing is a
 ** leaf.
 */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cccp/bytecode.h"
@@ -388,4 +390,84 @@ char *cr_hier_leaf_reason(const cr_hier *h, const cr_hmethod *m, char *buf,
     }
   snprintf(buf, n, "not known");
   return buf;
+}
+
+void cr_hier_note_virtual_site(const cr_hmethod *m) {
+  /* the only member a worker writes, and only ever to 1 */
+  __atomic_store_n(&((cr_hmethod *)m)->vsite, 1, __ATOMIC_RELAXED);
+}
+
+/* A noted method: its name and descriptor (interned: compared by
+** address), its class. */
+typedef struct sig {
+  const char *name, *desc;
+  const cr_hclass *cls;
+} sig;
+
+static int sig_cmp(const void *a, const void *b) {
+  const sig *x = a, *y = b;
+  uintptr_t p = (uintptr_t)x->name, q = (uintptr_t)y->name;
+  if (p == q) p = (uintptr_t)x->desc, q = (uintptr_t)y->desc;
+  return p < q ? -1 : p > q;
+}
+
+/* 1 if 's' is 'c' or one of its supertypes. */
+static int supertype(const cr_hclass *c, const cr_hclass *s) {
+  for (const cr_hclass *k = c; k; k = k->super)
+    if (k == s) return 1;
+  for (uint32_t i = 0; i < c->nall; i++)
+    if (c->all[i] == s) return 1;
+  return 0;
+}
+
+/* 1 if a call that names one of the 'n' noted methods of 'v' (sorted)
+** may select 'm': one has its name and descriptor and a supertype of its
+** class for its class. */
+static int noted(const sig *v, size_t n, const cr_hmethod *m) {
+  sig key = {m->name, m->desc, NULL};
+  const sig *e = bsearch(&key, v, n, sizeof *v, sig_cmp);
+  if (!e) return 0;
+  while (e > v && sig_cmp(e - 1, &key) == 0) e--;
+  for (; e < v + n && sig_cmp(e, &key) == 0; e++)
+    if (supertype(m->owner, e->cls)) return 1;
+  return 0;
+}
+
+size_t cr_hier_virtual_leaves(const cr_hier *h,
+                              void (*fn)(void *ctx, const cr_hmethod *m),
+                              void *ctx) {
+  size_t n = 0, cap = 0, found = 0;
+  sig *v = NULL;
+  for (size_t i = 0; i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      const cr_hmethod *m = &c->methods[k];
+      if (!__atomic_load_n(&m->vsite, __ATOMIC_RELAXED)) continue;
+      if (n == cap) {
+        sig *nv = cr_realloc(v, (cap = cap ? cap * 2 : 64) * sizeof *v);
+        if (!nv) {
+          cr_free(v);
+          return 0;                     /* no leaves: every site publishes */
+        }
+        v = nv;
+      }
+      v[n++] = (sig){m->name, m->desc, c};
+    }
+  }
+  if (n) qsort(v, n, sizeof *v, sig_cmp);
+  for (size_t i = 0; n && i < h->nclasses; i++) {
+    const cr_hclass *c = h->sorted[i];
+    if (!c->jdk_module) continue;
+    for (uint32_t k = 0; k < c->nmethods; k++) {
+      const cr_hmethod *m = &c->methods[k];
+      unsigned want = CR_HM_LEAF | CR_HM_VIRTUAL;
+      if ((m->flags & want) != want || (m->access & ACC_PRIVATE) ||
+          !noted(v, n, m))
+        continue;
+      fn(ctx, m);
+      found++;
+    }
+  }
+  cr_free(v);
+  return found;
 }

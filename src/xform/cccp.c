@@ -14,6 +14,7 @@
 #define CC_DESC "Lcccp/rt/CC;"
 #define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
+#define D_PUBLISHV "(Ljava/lang/Object;Lcccp/rt/CC;I)V"
 #define D_OWNS "(Ljava/lang/Object;I)Z"
 #define D_COUNT "(Lcccp/rt/CC;I)V"
 #define D_EVENT "(Lcccp/rt/CC;)V"
@@ -111,7 +112,7 @@ typedef struct xf {
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
   cr_an_env env;
   int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
-  int r_owns, r_getclass, r_restore;
+  int r_owns, r_getclass, r_restore, r_publishv;
   int r_cycles, r_bytecodes, r_allocs;  /* block counters */
   int r_returned, r_caught;                /* JOP method-cache events */
   int r_returned2;                         /* CC.returned(CC, CC) */
@@ -1026,10 +1027,34 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill);
 
+/*
+** App mode, a virtual or interface call into a library ('spill' its
+** descriptor): the node of the method the receiver selects, published
+** in the slot unless that method is a leaf (CC.publishv, which knows the
+** JDK's leaves from the file 'cr_xf_leaf_lines' feeds), in one call:
+**   spill; dup; aload cc; MID; CC.publishv; unspill; <call>
+*/
+static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                            const mid *node, const char *spill) {
+  if (!x->r_publishv)
+    x->r_publishv = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
+                                               "publishv", D_PUBLISHV, x->d));
+  spill_args(x, b, i, spill, prev + 1, 1);
+  emit(x, b, i, CR_OP_DUP, 0);
+  emit(x, b, i, CR_OP_ALOAD, ccl);
+  emit_mid(x, b, i, node);
+  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_publishv);
+  spill_args(x, b, i, spill, prev + 1, 0);
+}
+
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const mid *node, int nohandler, const char *spill) {
   if (x->compact) {
     wrap_compact(x, b, i, ccl, prev, node, spill);
+    return;
+  }
+  if (spill && x->publish) {
+    publish_virtual(x, b, i, ccl, prev, node, spill);
     return;
   }
   if (spill) {
@@ -1082,6 +1107,11 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const mid *node, const char *spill) {
   if (!node) {
     if (x->readers) i->aux |= AUX_READS;      /* see 'compact_resets' */
+    return;
+  }
+  if (spill && x->readers) {
+    publish_virtual(x, b, i, ccl, prev, node, spill);
+    i->aux |= AUX_DIRTIES;
     return;
   }
   if (spill) {
@@ -1472,6 +1502,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
             !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
             owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
   const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
+  if (dyn && x->readers) cr_hier_note_virtual_site(t);   /* publish_virtual */
   if (app && !native) {
     /* An application method without twins: an instrumented selection
     ** makes its node from the slot, but the receiver's class may inherit

@@ -582,6 +582,27 @@ static int jleaf(cr_hier *h, const char *c, const char *n, const char *de) {
 
 /* The leaf analysis on java.base as a library (app mode), and its answers
 ** through a summary of a JDK module's classes. */
+/* What 'cr_hier_virtual_leaves' gave. */
+typedef struct vl {
+  size_t n;
+  int itr, size, other;
+} vl;
+
+static void note_vl(void *ctx, const cr_hmethod *m) {
+  vl *v = ctx;
+  const char *c = cr_hclass_name(cr_hmethod_class(m));
+  const char *n = cr_hmethod_name(m);
+  v->n++;
+  ck_assert_msg(cr_hmethod_flags(m) & CR_HM_LEAF, "%s.%s", c, n);
+  ck_assert_msg(cr_hmethod_flags(m) & CR_HM_VIRTUAL, "%s.%s", c, n);
+  if (strcmp(c, "java/util/ArrayList$Itr") == 0 && strcmp(n, "hasNext") == 0)
+    v->itr = 1;
+  else if (strcmp(c, "java/util/ArrayList") == 0 && strcmp(n, "size") == 0)
+    v->size = 1;
+  else if (strcmp(n, "hasNext") != 0 && strcmp(n, "size") != 0)
+    v->other = 1;
+}
+
 START_TEST(test_hier_jdk__leaves) {
   if (!have_jdk()) return;
   cr_hier *h;
@@ -659,6 +680,22 @@ START_TEST(test_hier_jdk__leaves) {
                    "leaf");
   ck_assert_uint_gt(nleaf, nm / 20);
   ck_assert_uint_lt(nleaf, nm / 2);
+  /* the leaves a noted virtual call may select: nothing noted, none;
+  ** Iterator.hasNext noted, ArrayList$Itr's (a leaf below it), not
+  ** Scanner's (its own: not a leaf) nor a leaf of another name */
+  vl got = {0};
+  ck_assert_uint_eq(cr_hier_virtual_leaves(h, note_vl, &got), 0);
+  cr_hier_note_virtual_site(get(h, "java/util/Iterator", "hasNext", "()Z"));
+  size_t nv = cr_hier_virtual_leaves(h, note_vl, &got);
+  ck_assert_uint_eq(nv, got.n);
+  ck_assert(got.itr && !got.other);
+  ck_assert(!jleaf(h, "java/util/Scanner", "hasNext", "()Z"));
+  ck_assert_uint_lt(nv, 100);
+  /* List.size noted: ArrayList.size, not String.length (another name) */
+  cr_hier_note_virtual_site(get(h, "java/util/List", "size", "()I"));
+  memset(&got, 0, sizeof got);
+  cr_hier_virtual_leaves(h, note_vl, &got);
+  ck_assert(got.itr && got.size && !got.other);
   /* a summary keeps them: a JDK module's classes */
   char dir[] = "/tmp/cccp-hleaf-XXXXXX";
   ck_assert_ptr_nonnull(mkdtemp(dir));

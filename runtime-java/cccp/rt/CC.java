@@ -110,12 +110,35 @@ public class CC {
    */
   public static CC enterv(Object recv, CC parent, int mid) {
     if (parent == null || recv == null) return parent;
+    int m = selected(recv, mid);
+    return m == 0 ? parent : enter(parent, m < 0 ? -m : m);
+  }
+
+  /**
+   * An app-mode library call site's 'enterv', its node published in the
+   * thread's slot for the call ('set'), unless the selected method is a
+   * leaf of the JDK ('Select.leaf'): nothing it runs reads the slot, so
+   * its node is all it needs, as at the call of a leaf the rewriter sees
+   * (a virtual call whose target only the receiver's class tells:
+   * ArrayList$Itr.hasNext through Iterator.hasNext).
+   */
+  public static void publishv(Object recv, CC parent, int mid) {
+    int m = parent == null || recv == null ? 0 : selected(recv, mid);
+    if (m < 0) enter(parent, -m);
+    else Slots.set(m == 0 ? parent : enter(parent, m));
+  }
+
+  /*
+   * The method a call of symbolic method 'mid' on 'recv' selects: its id,
+   * negated for a leaf, or 0 for no node (see Select).
+   */
+  private static int selected(Object recv, int mid) {
     Class<?> k = recv.getClass();
     Select.Hit[] l = Select.last;
     int m = mid < l.length ? Select.cached(l[mid], k) : Select.NONE;
     if (m == Select.NONE && (m = Select.memo(mid << 1, k)) == Select.NONE)
       m = Slots.JDK ? selectJdk(mid, k) : Select.selectMiss(mid, k);
-    return m == 0 ? parent : enter(parent, m);
+    return m;
   }
 
   /**

@@ -13,8 +13,9 @@ import java.util.ArrayList;
 
 /**
  * Method selection (JVMS 5.4.6) by reflection, cached per symbolic method
- * id and receiver class. The answer is the id of the selected method, or
- * 0 when the call site must not make a node: the selected method belongs
+ * id and receiver class. The answer is the id of the selected method
+ * (negated when it is a leaf, see 'leaf'), or 0 when the call site must
+ * not make a node: the selected method belongs
  * to an instrumented class (its own entry makes the node from the
  * thread-local slot) or to a class generated at run time (lambda and
  * proxy classes: their frames are not shown; what they call lands under
@@ -288,8 +289,67 @@ final class Select {
     if (m == null) return mid;
     Class<?> d = m.owner;
     if (generated(d) || instrumented(d)) return 0;
-    return CC.Registry.register(d.getName().replace('.', '/'), name, desc, 0,
-                                Modifier.isNative(m.mod) ? 3 : 2);
+    String cls = d.getName().replace('.', '/');
+    int id = CC.Registry.register(cls, name, desc, 0,
+                                  Modifier.isNative(m.mod) ? 3 : 2);
+    return leaf(d, cls, name, desc) ? -id : id;
+  }
+
+  /**
+   * Whether the method 'name' 'desc' that class 'd' ('cls') declares is a
+   * leaf: a method of the JDK that runs no instrumented code, by the
+   * rewriter's analysis of the JDK it rewrote against. The rewriter
+   * writes those a virtual call of the program may select to the file
+   * that the system property cccp.leaves names (its first line names
+   * that JDK's build: on another JDK nothing is a leaf). A JDK class is
+   * one of the boot or the platform loader: other loaders may load
+   * instrumented classes of the same name.
+   */
+  static boolean leaf(Class<?> d, String cls, String name, String desc) {
+    if (Leaves.SET.isEmpty()) return false;
+    ClassLoader l = d.getClassLoader();
+    return (l == null || l == Leaves.PLATFORM)
+           && Leaves.SET.contains(cls + '.' + name + desc);
+  }
+
+  /** The leaves of cccp.leaves, read at the first selection that asks. */
+  static final class Leaves {
+    static final java.util.Set<String> SET = read();
+    /** The platform class loader (JDK 9+; JDK 8's extension loader). Only
+     *  with leaves: never while the system loader is being made. */
+    static final ClassLoader PLATFORM =
+        SET.isEmpty() ? null : ClassLoader.getSystemClassLoader().getParent();
+
+    /*
+     * Lines "class.name descriptor" after the header, "cccp-leaves 1
+     * BUILD"; an empty set when there is no file, it cannot be read, or
+     * BUILD is not this JVM's java.runtime.version.
+     */
+    private static java.util.Set<String> read() {
+      java.util.HashSet<String> s = new java.util.HashSet<String>();
+      String f = System.getProperty("cccp.leaves");
+      if (f == null) return s;
+      java.io.BufferedReader in = null;
+      try {
+        in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            new java.io.FileInputStream(f), "UTF-8"));
+        String h = in.readLine();
+        String want = "cccp-leaves 1 " + System.getProperty("java.runtime.version");
+        if (h == null || !h.equals(want)) return s;
+        for (String t; (t = in.readLine()) != null;)
+          if (!t.isEmpty()) s.add(t);
+      } catch (java.io.IOException | RuntimeException e) {
+        s.clear();                      // publish at every site, as before
+      } finally {
+        if (in != null)
+          try {
+            in.close();
+          } catch (java.io.IOException e) {
+            /* read already */
+          }
+      }
+      return s;
+    }
   }
 
   /**
