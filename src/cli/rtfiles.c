@@ -85,7 +85,8 @@ void cli_put_token(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-/* One leaf per line: "class.name descriptor" without the space. */
+/* One leaf per line: "class.name" and the descriptor, e.g.
+** "java/util/ArrayList.size()I". */
 static void put_leaf(void *ctx, const cr_hmethod *m) {
   fprintf(ctx, "%s.%s%s\n", cr_hclass_name(cr_hmethod_class(m)),
           cr_hmethod_name(m), cr_hmethod_desc(m));

@@ -1031,7 +1031,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 ** App mode, a virtual or interface call into a library ('spill' its
 ** descriptor): the node of the method the receiver selects, published
 ** in the slot unless that method is a leaf (CC.publishv, which knows the
-** JDK's leaves from the file 'cr_xf_leaf_lines' feeds), in one call:
+** JDK's leaves from the list 'cr_hier_virtual_leaves' gives), in one call:
 **   spill; dup; aload cc; MID; CC.publishv; unspill; <call>
 */
 static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
