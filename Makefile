@@ -47,6 +47,8 @@ REPORT    := $(BINDIR)/cccp-report
 RT_SRC    := $(sort $(shell find runtime-java/cccp -name '*.java' 2>/dev/null))
 AGENT_SRC := $(sort $(shell find runtime-java/agent -name '*.java' 2>/dev/null))
 RT_JAR    := $(BUILD)/cccp-rt.jar
+# jdk.internal.vm.annotation, named by the runtime (javac sees, never emits)
+RT_ANN_STUBS := $(wildcard runtime-java/annotation-stubs/jdk/internal/vm/annotation/*.java)
 # The same runtime for an instrumented JDK (cccp-rt-jdk.jar, patched into
 # java.base): its Slots keeps the thread slot in fields the rewriter adds
 # to java.lang.Thread, compiled against a stand-in (runtime-java/jdk-stubs).
@@ -122,10 +124,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(LIB)
 	$(CC) $(CFLAGS_ALL) -MF $@.d -o $@ $< $(LIB) $(LIBS)
 tools: $(TOOL_BIN)
 
-$(RT_JAR): $(RT_SRC) $(AGENT_SRC) runtime-java/MANIFEST.MF
+$(RT_JAR): $(RT_SRC) $(AGENT_SRC) $(RT_ANN_STUBS) runtime-java/MANIFEST.MF
 	@rm -rf $(BUILD)/rt-classes
 	@mkdir -p $(BUILD)/rt-classes
-	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options -d $(BUILD)/rt-classes $(RT_SRC),true)
+	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options \
+	  -sourcepath runtime-java/annotation-stubs -implicit:none \
+	  -d $(BUILD)/rt-classes $(RT_SRC),true)
 	$(JAVAC) --release 11 -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
 	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
 

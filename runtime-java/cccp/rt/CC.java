@@ -222,8 +222,18 @@ public class CC {
     return cache = find(m);
   }
 
-  /* The child for 'm' past the first probe: probe on, or check the one
-  ** child, or make it. */
+  /*
+   * The child for 'm' past the first probe: probe on, or check the one
+   * child, or make it. Never inlined, as none of the runtime's miss paths
+   * is (Slots, Select): inlined, with 'add' and 'rehash' under it, it made
+   * C2's own compilation of 'enter' larger than InlineSmallCode, after
+   * which C2 inlines 'enter' nowhere ("already compiled into a big
+   * method": a call per call in settled runs), and every inlined copy
+   * grew its caller towards the budgets that decide what else is inlined.
+   * HotSpot honours the annotation in classes of the boot class path,
+   * which the runtime's are.
+   */
+  @jdk.internal.vm.annotation.DontInline
   private CC find(int m) {
     CC[] t = table;
     if (t == null) {

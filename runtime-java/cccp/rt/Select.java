@@ -195,7 +195,9 @@ final class Select {
   /**
    * The owner check when the Hit of 'mid' does not know 'k': the class's
    * table, else decided by reflection ('owns'); remembered in the Hit.
+   * Never inlined (a miss path: CC.find).
    */
+  @jdk.internal.vm.annotation.DontInline
   static boolean ownsMiss(int mid, Class<?> k) {
     Hit[] l = owned;
     int r = PER_CLASS.get(k).get(mid << 1 | 1);
@@ -218,8 +220,9 @@ final class Select {
   /**
    * Selection when the Hit of 'mid' does not know 'k': the class's table,
    * else by reflection ('of', with the slot cleared); remembered in the
-   * Hit.
+   * Hit. Never inlined (a miss path: CC.find).
    */
+  @jdk.internal.vm.annotation.DontInline
   static int selectMiss(int mid, Class<?> k) {
     Hit[] l = last;
     int r = PER_CLASS.get(k).get(mid << 1);

@@ -35,7 +35,12 @@ final class Slots {
   static CC.Slot slot() {
     Thread t = Thread.currentThread();
     Last l = last;
-    if (l.t == t) return l.s;
+    return l.t == t ? l.s : slotOf(t);
+  }
+
+  /* 'slot' for a thread other than the last one (a miss path: CC.find) */
+  @jdk.internal.vm.annotation.DontInline
+  private static CC.Slot slotOf(Thread t) {
     CC.Slot s = SLOT.get();
     if (s != null) last = new Last(t, s);
     return s;
@@ -70,8 +75,9 @@ final class Slots {
   /*
    * Replace the current thread's slot by a young copy (CC.Slot.RENEW), in
    * its ThreadLocal and as the last one looked up. A failed allocation
-   * keeps the old slot.
+   * keeps the old slot. Never inlined (a miss path: CC.find).
    */
+  @jdk.internal.vm.annotation.DontInline
   private static void renew(CC.Slot s) {
     s.renew = CC.Slot.RENEW;
     try {
@@ -121,7 +127,9 @@ final class Slots {
   /*
    * The slot is installed with a null node before the root is made, so
    * that any instrumented code reached from here sees "not profiling".
+   * Never inlined (a miss path: CC.find).
    */
+  @jdk.internal.vm.annotation.DontInline
   private static CC.Slot newSlot() {
     CC.Slot s = new CC.Slot();
     SLOT.set(s);
