@@ -575,7 +575,7 @@ public class CC {
 
   /**
    * Bootstrap method of the CONSTANT_Dynamic (type int) the rewriter emits
-   * for class versions 55 and later: registers the method, returns its id.
+   * for class versions 63 and later: registers the method, returns its id.
    */
   public static int mid(MethodHandles.Lookup l, String ignoredName,
                         Class<?> type, String cls, String name, String desc,
