@@ -224,8 +224,8 @@ public class CC {
 
   /*
    * The child for 'm' past the first probe: probe on, or check the one
-   * child, or make it. Never inlined, as none of the runtime's miss paths
-   * is (Slots, Select): inlined, with 'add' and 'rehash' under it, it made
+   * child, or make it. Never inlined, nor are app mode's other miss paths
+   * (Slots, Select): inlined, with 'add' and 'rehash' under it, it made
    * C2's own compilation of 'enter' larger than InlineSmallCode, after
    * which C2 inlines 'enter' nowhere ("already compiled into a big
    * method": a call per call in settled runs), and every inlined copy
