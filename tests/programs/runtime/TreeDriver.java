@@ -1,13 +1,15 @@
 /*
  * TreeDriver.java -- the runtime's lookup structures against a model:
- * the child table of a node (alternating children, a node past 8
- * children, ids that collide in the table at every size, a thousand
+ * the child slots and table of a node (alternating children, a node past
+ * 8 children, ids that share a slot and collide in the table at every
+ * size, a thousand
  * children in a random order with rehashes on the way, grandchildren),
  * the selection caches of enterv (one call site, receivers of 8 library
  * classes in turn and at random: more classes than a chain keeps) and the
  * owner checks (8 receiver classes, inheriting and overriding). The driver
  * counts every context it enters in a map and writes them as an
- * expectation file (args[0]) for cccp-report compare --expect; owner
+ * expectation file (args[0]) for cccp-report compare --expect, and checks
+ * that a context always gets the same node; owner
  * checks and the nodes enterv returns are checked here. Prints "ok".
  * tests/cct/test_runtime.sh runs it.
  */
@@ -20,6 +22,7 @@ import java.io.Writer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedList;
@@ -32,7 +35,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 public final class TreeDriver {
   static final String C = "rtdrv/TreeDriver";
   static final Map<String, Long> EXPECT = new LinkedHashMap<String, Long>();
-  static final int[] M = new int[1200];
+  static final Map<String, CC> NODES = new HashMap<String, CC>();
+  static final int[] M = new int[4200];
   static long seed = 42;
 
   static int rnd(int n) {
@@ -44,12 +48,17 @@ public final class TreeDriver {
     return C + ".m" + i + "()V";
   }
 
-  /* Enter child i of 'parent' (context 'ctx') and count it. */
+  /* Enter child i of 'parent' (context 'ctx') and count it. Always the
+  ** same node for a context: a second child with the same id would
+  ** still sum to the right count in the profile. */
   static CC in(CC parent, String ctx, int i) {
     String c = ctx + " > " + frame(i);
     Long n = EXPECT.get(c);
     EXPECT.put(c, n == null ? 1 : n + 1);
-    return CC.enter(parent, M[i]);
+    CC node = CC.enter(parent, M[i]);
+    CC was = NODES.put(c, node);
+    if (was != null && was != node) throw new AssertionError("two nodes for " + c);
+    return node;
   }
 
   public static void main(String[] args) throws IOException {
@@ -74,10 +83,13 @@ public final class TreeDriver {
       if (k % 7 == 0) in(c, b + " > " + frame(i), 5);
     }
 
-    // Ids equal modulo 4, 8, ..., 512: they collide at every table size.
+    // Ids equal modulo 8, 16, ..., 4096: one child slot, and a table
+    // indexed by the id's low bits or by the bits above the slot's
+    // collides at every size; some equal modulo 4 only.
     String d = top + " > " + frame(6);
     CC nd = in(main, top, 6);
-    int[] coll = {0, 4, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 516, 20};
+    int[] coll = {0, 4, 8, 12, 16, 24, 32, 64, 128, 256, 512, 1024, 2048,
+                  4096, 516, 2056, 20};
     for (int k = 0; k < 5000; k++) in(nd, d, 100 + coll[rnd(k < 50 ? 3 : coll.length)]);
 
     // A thousand children in a random order, with repeats and grandchildren.
