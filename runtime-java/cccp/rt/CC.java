@@ -248,7 +248,7 @@ public class CC {
   CC lookup(int m) {
     CC[] t = table;
     if (t != null) {
-      CC c = t[(m >>> 3) & (t.length - 1)];
+      CC c = t[home(m, t.length - 1)];
       if (c != null && c.mid == m) return c;
     }
     return find(m);
@@ -273,7 +273,7 @@ public class CC {
       if (c != null && c.mid == m) return c;
     } else {
       int mask = t.length - 1;
-      for (int i = (m >>> 3) & mask; t[i] != null; i = (i + 1) & mask)
+      for (int i = home(m, mask); t[i] != null; i = (i + 1) & mask)
         if (t[i].mid == m) return t[i];
     }
     return add(m);
@@ -310,9 +310,14 @@ public class CC {
     table = t;
   }
 
+  /* Where the table's probing for id 'm' starts (see 'table'). */
+  private static int home(int m, int mask) {
+    return (m >>> 3) & mask;
+  }
+
   private static void put(CC[] t, CC c) {
     int mask = t.length - 1;
-    int i = (c.mid >>> 3) & mask;
+    int i = home(c.mid, mask);
     while (t[i] != null) i = (i + 1) & mask;
     t[i] = c;
   }

@@ -2,8 +2,8 @@
  * TreeDriver.java -- the runtime's lookup structures against a model:
  * the child slots and table of a node (alternating children, a node past
  * 8 children, ids that share a slot and collide in the table at every
- * size, a thousand
- * children in a random order with rehashes on the way, grandchildren),
+ * size, a thousand children in a random order with rehashes on the way,
+ * grandchildren),
  * the selection caches of enterv (one call site, receivers of 8 library
  * classes in turn and at random: more classes than a chain keeps) and the
  * owner checks (8 receiver classes, inheriting and overriding). The driver
