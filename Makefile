@@ -222,13 +222,15 @@ unit: $(TEST_BIN) $(FIXTURE_STAMP)
 
 # Unit tests, the command-line and round-trip suites, and the same unit
 # and command-line tests on the sanitized build. Under -j2 the sanitized
-# build and its suites run beside the integration suites, which leave a
-# core idle much of the time; their lines are marked "asan| ".
+# build and its suites run beside the integration suites, their lines
+# marked "asan| "; the integration suites run in two lanes, the suites
+# that rewrite whole JDKs in one (lines marked "jdk| "), the others in
+# the other: one lane alone leaves a core idle much of the time.
 # bench/check-time says where the time goes.
 check: check-integration check-asan
 check-integration: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR) \
   $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
-	BUILD=$(BUILD) bash tests/run-integration.sh
+	BUILD=$(BUILD) bash tests/run-integration.sh --lanes
 check-asan:
 	@bash -c 'set -o pipefail; $(MAKE) --no-print-directory asan 2>&1 | \
 	  sed -u "s/^/asan| /"'

@@ -18,6 +18,11 @@ for f in "${deps[@]}"; do
   [ "$out/libcccporacle.so" -nt "$f" ] || fresh=0
 done
 [ $fresh = 1 ] && exit 0
+# built beside and renamed: suites that run side by side may build it at
+# once, and one may load it while another writes it
+tmp="$out/libcccporacle.so.$$"
+trap 'rm -f "$tmp"' EXIT
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -shared -fPIC \
   -I"$jh/include" -I"$jh/include/linux" -I"$root/include" -I"$root/src/jop" \
-  -o "$out/libcccporacle.so" "${srcs[@]}" -lpthread
+  -o "$tmp" "${srcs[@]}" -lpthread
+mv -f "$tmp" "$out/libcccporacle.so"
