@@ -7,9 +7,10 @@
 # that rewrite whole JDKs (the verification suite's three modes, the
 # JDK-mode suites) run in a lane of their own beside the others, their
 # lines marked "jdk| " (make check: the sanitized build runs beside both;
-# on two cores the serial suites leave one idle most of the time). Each suite's wall and
-# CPU time (user+sys of the suite and every process it waited for) is
-# printed as it ends, in a line that bench/check-time reads:
+# on two cores the serial suites leave one idle most of the time). Each
+# suite's wall and CPU time (user+sys of the suite and every process it
+# waited for) is printed as it ends, in a line that bench/check-time
+# reads:
 #   == SUITE MODE: W s wall, C s cpu (U user + S sys)
 set -u
 cd "$(dirname "$0")/.."
