@@ -190,7 +190,8 @@ uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
 ** Input: a FILE or a memory block, fed to libxml2 by 'ioread', which
 ** watches the bytes for "<!DOCTYPE" (across chunk boundaries) and fails
 ** the read when it appears, so no DTD or entity declaration is ever
-** parsed.
+** parsed. A DOCTYPE can only come before the root element: once that has
+** started, the rest of the file (nearly all of it) is handed over unread.
 */
 typedef struct input {
   FILE *f;
@@ -201,6 +202,7 @@ typedef struct input {
   int doctype;           /* set when a DOCTYPE was seen: its line */
   long nl;               /* newlines in the bytes scanned so far */
   int ioerr;             /* errno of a read error */
+  int root;              /* the root element has started: scan no more */
 } input;
 
 static int ioread(void *ctx, char *buf, int len) {
@@ -218,6 +220,7 @@ static int ioread(void *ctx, char *buf, int len) {
     memcpy(buf, in->mem + in->pos, n);
     in->pos += n;
   }
+  if (in->root) return (int)n;
   static const char pat[] = "<!DOCTYPE";
   const size_t pl = sizeof pat - 1;
   char win[8 + 4096];
@@ -261,6 +264,7 @@ typedef struct rd {
   size_t depth, cap;
   long tree;             /* current tree, -1 outside */
   int seen_root;
+  input *in;
 } rd;
 
 static void onerror(void *ctx, xmlErrorPtr e) {
@@ -289,6 +293,13 @@ static int bad(rd *s, const char *fmt, ...) {
                      s->ctxt ? xmlSAX2GetLineNumber(s->ctxt) : 0, msg);
 }
 
+/* Whether the name 'x' (an element's or attribute's) is 'y': inline, as
+** it runs several times for each node of a large profile. */
+static inline int eq(const xmlChar *x, const char *y) {
+  while (*x && *x == (xmlChar)*y) x++, y++;
+  return *x == (xmlChar)*y;
+}
+
 /* Attribute 'name' of the current element (libxml2-owned) or NULL. */
 static char *attr(rd *s, const char *name) {
   for (int i = 0; i < s->nattrs; i++) {
@@ -302,23 +313,26 @@ static char *attr(rd *s, const char *name) {
 /* Required unsigned decimal attribute into '*out' (at most 'max'). */
 static int num(rd *s, const char *el, const char *name, uint64_t max,
                uint64_t *out) {
-  char *v = attr(s, name);
+  const xmlChar *v = NULL, *e = NULL;
+  for (int i = 0; i < s->nattrs && !v; i++) {
+    const xmlChar **a = s->attrs + 5 * i;
+    if (!a[1] && eq(a[0], name)) v = a[3], e = a[4];
+  }
+  *out = 0;
   if (!v) return bad(s, "<%s> needs the attribute '%s'", el, name);
   uint64_t x = 0;
-  int ok = *v != 0;
-  for (const char *c = v; *c && ok; c++) {
+  int ok = v < e;
+  for (const xmlChar *c = v; c < e && ok; c++) {
     if (*c < '0' || *c > '9' || x > (max - (uint64_t)(*c - '0')) / 10)
       ok = 0;
     else
       x = x * 10 + (uint64_t)(*c - '0');
   }
-  int rc = 0;
   if (!ok)
-    rc = bad(s, "'%s' must be a decimal number in range (got \"%s\")", name,
-             v);
-  xmlFree(v);
+    return bad(s, "'%s' must be a decimal number in range (got \"%.*s\")",
+               name, (int)(e - v), (const char *)v);
   *out = x;
-  return rc;
+  return 0;
 }
 
 /* Optional "0"/"1" attribute. */
@@ -444,7 +458,7 @@ static int metrics(rd *s, uint32_t i) {
   for (int j = 0; j < s->nattrs; j++) {
     const xmlChar **a = s->attrs + 5 * j;
     const char *name = (const char *)a[0];
-    if (a[1] || strcmp(name, "method") == 0 || strcmp(name, "calls") == 0 ||
+    if (a[1] || eq(a[0], "method") || eq(a[0], "calls") ||
         !metric_name_ok(name))
       continue;
     const xmlChar *c = a[3], *e = a[4];
@@ -511,6 +525,7 @@ static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
   if (s->rc) return;
   const char *name = (const char *)local;
   int depth = s->xdepth++;
+  if (depth == 0) s->in->root = 1;
   s->attrs = attrs;
   s->nattrs = nattrs;
   int rc;
@@ -518,12 +533,12 @@ static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
     rc = strcmp(name, "cct") != 0
              ? bad(s, "the root element must be <cct>, not <%s>", name)
              : el_cct(s);
+  else if (eq(local, "node"))
+    rc = el_node(s, 0);
   else if (strcmp(name, "method") == 0 && depth == 1)
     rc = el_method(s);
   else if (strcmp(name, "tree") == 0 && depth == 1)
     rc = el_tree(s);
-  else if (strcmp(name, "node") == 0)
-    rc = el_node(s, 0);
   else if (strcmp(name, "method") == 0 && depth == 2)
     rc = bad(s, "<method> must be empty");
   else
@@ -544,20 +559,29 @@ static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
   (void)uri;
   if (s->rc) return;
   s->xdepth--;
-  if (strcmp((const char *)local, "node") == 0 && s->depth) s->depth--;
+  if (eq(local, "node") && s->depth) s->depth--;
   else if (strcmp((const char *)local, "tree") == 0) s->tree = -1;
 }
 
-/* SAX2: text; only whitespace is allowed. */
+/* SAX2: text; only whitespace is allowed. It is mostly indentation: runs
+** of spaces are skipped 8 bytes at a time. */
 static void on_text(void *ctx, const xmlChar *ch, int len) {
   rd *s = ctx;
   if (s->rc) return;
-  for (int i = 0; i < len; i++)
-    if (ch[i] != ' ' && ch[i] != '\t' && ch[i] != '\n' && ch[i] != '\r') {
+  const uint64_t spaces = 0x2020202020202020u;
+  for (int i = 0; i < len;) {
+    uint64_t w;
+    if (len - i >= 8 && (memcpy(&w, ch + i, 8), w == spaces)) {
+      i += 8;
+      continue;
+    }
+    xmlChar c = ch[i++];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
       s->rc = bad(s, "unexpected text");
       xmlStopParser(s->ctxt);
       return;
     }
+  }
 }
 
 /* SAX2: any DTD or entity at all is refused. */
@@ -591,6 +615,7 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   s.name = name;
   s.d = d;
   s.tree = -1;
+  s.in = in;
   s.p = cr_profile_new("");
   if (!s.p) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   xmlInitParser();
@@ -693,8 +718,9 @@ int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
 /* An attribute value (see cr_xml_attr). */
 static void text(FILE *f, const char *s) { cr_xml_attr(f, s); }
 
+/* Two spaces per level down to depth 10, not further (cccp-profile(5)). */
 static void indent(FILE *f, size_t depth) {
-  for (size_t i = depth < 40 ? depth : 40; i > 0; i--) fputs("  ", f);
+  for (size_t i = depth < 10 ? depth : 10; i > 0; i--) fputs("  ", f);
 }
 
 int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {

@@ -504,7 +504,7 @@ static void JNICALL on_thread_start(jvmtiEnv *e, JNIEnv *jni, jthread t) {
 static void text(FILE *f, const char *s) { cr_xml_attr(f, s); }
 
 static void indent(FILE *f, size_t d) {
-  for (size_t i = d < 40 ? d : 40; i; i--) fputs("  ", f);
+  for (size_t i = d < 10 ? d : 10; i; i--) fputs("  ", f);
 }
 
 /* A metric attribute of a node, written only when not 0. */

@@ -178,6 +178,72 @@ START_TEST(test_profile_xml__doctype_chunks) {
 }
 END_TEST
 
+/* The scan for "<!DOCTYPE" stops at the root element; one after it, far
+** past the first read chunk, is still refused (by the XML parser), and
+** text hidden among long runs of spaces is still found. */
+START_TEST(test_profile_xml__after_root) {
+  static const char *const tails[] = {
+    "<!DOCTYPE cct [<!ENTITY a \"b\">]></cct>",
+    "x</cct>",
+    "        x       </cct>",
+  };
+  /* the first: malformed XML or, as libxml2 2.9 reports it, text */
+  static const char *const msgs[] = {"t.xml:2: ", "unexpected text",
+                                     "unexpected text"};
+  for (size_t k = 0; k < sizeof tails / sizeof *tails; k++) {
+    char *x = malloc(20000 + 100);
+    strcpy(x, "<cct version=\"1\">\n");
+    size_t n = strlen(x);
+    memset(x + n, ' ', 20000);
+    strcpy(x + n + 20000, tails[k]);
+    cr_profile *p = (cr_profile *)1;
+    ck_assert_int_eq(load(&p, x), CR_EFORMAT);
+    ck_assert_ptr_null(p);
+    ck_assert_msg(strstr(d.msg, msgs[k]), "case %zu: %s", k, d.msg);
+    free(x);
+  }
+  /* only whitespace around the nodes: fine */
+  char *x = malloc(20000 + 100);
+  strcpy(x, "<cct version=\"1\">\n");
+  size_t n = strlen(x);
+  for (size_t i = 0; i < 20000; i++) x[n + i] = " \t\r\n      "[i % 10];
+  strcpy(x + n + 20000, "</cct>");
+  cr_profile *p;
+  ck_assert_int_eq(load(&p, x), 0);
+  cr_profile_free(p);
+  free(x);
+}
+END_TEST
+
+/* Nested nodes are indented two spaces per level down to depth 10 (a
+** top-level node is at depth 2), not further. */
+START_TEST(test_profile_xml__indent) {
+  cr_profile *p = cr_profile_new("cccp");
+  ck_assert_uint_eq(cr_profile_add_method(p, "a/B", "f", "()V", 0, 0, 0), 1);
+  ck_assert_int_eq(cr_profile_add_tree(p, "main"), 0);
+  uint32_t n = 0;
+  for (int i = 0; i < 30; i++) n = cr_profile_add_node(p, 0, n, 1, 1);
+  size_t len;
+  char *xml = to_xml(p, &len);
+  size_t most = 0, lines = 0;
+  for (const char *l = xml; *l; l = strchr(l, '\n') + 1) {
+    size_t sp = strspn(l, " ");
+    if (sp > most) most = sp;
+    if (strncmp(l + sp, "<node ", 6) == 0 && sp == 2 * (lines + 2)) lines++;
+    if (!strchr(l, '\n')) break;
+  }
+  ck_assert_uint_eq(most, 20);
+  ck_assert_uint_eq(lines, 9);   /* depths 2..10 */
+  cr_profile *q;
+  ck_assert_int_eq(load(&q, xml), 0);
+  ck_assert_uint_eq(q->nnodes, 30);
+  ck_assert_uint_eq(q->nodes[30].parent, 29);
+  free(xml);
+  cr_profile_free(p);
+  cr_profile_free(q);
+}
+END_TEST
+
 START_TEST(test_profile_xml__file_errors) {
   cr_profile *p;
   cr_diag_clear(&d);
@@ -646,6 +712,8 @@ static Suite *suite(void) {
   tcase_add_loop_test(t, test_profile_xml__malformed, 0,
                       (int)(sizeof bad / sizeof bad[0]));
   tcase_add_test(t, test_profile_xml__doctype_chunks);
+  tcase_add_test(t, test_profile_xml__after_root);
+  tcase_add_test(t, test_profile_xml__indent);
   tcase_add_test(t, test_profile_xml__file_errors);
   tcase_add_test(t, test_profile_xml__overlap);
   tcase_add_test(t, test_profile_xml__threads_merge);

@@ -19,7 +19,7 @@ import java.io.OutputStream;
  */
 final class Dump extends Thread {
   /** Deeper nodes are not indented further. */
-  private static final int MAX_INDENT = 40;
+  private static final int MAX_INDENT = 10;
 
   private final byte[] buf = new byte[1 << 16];
   private int len;
