@@ -71,6 +71,15 @@ expect_exit 0 "200000-deep chain with 1M nodes" "$J" -Dcccp.out="$T/deep.xml" -c
 expect_exit 0 "read back" "${CMP[@]}" "$T/deep.xml" "$T/deep.xml"
 expect_match "contexts: A 1000001, B 1000001" "every node is there" "$out"
 
+echo "-- numbers and indentation"
+expect_exit 0 "a chain whose counts have 1 to 19 digits" "$J" -Dcccp.out="$T/num.xml" -cp "$CP" rtdrv.RtDriver numbers
+want="0 1 9 10 99 100 12345 999999999 1000000000 4294967296 999999999999999999 1000000000000000000 9223372036854775807"
+got=$(grep -o 'calls="[0-9]*"' "$T/num.xml" | sed 1d | grep -o '[0-9]*' | tr '\n' ' ')
+[ "$got" = "$want " ] && pass "every count written as it is" || fail "counts written as '$got'"
+check "indented two spaces per level down to depth 10, not further" bash -c \
+  "[ \"\$(grep '<node' '$T/num.xml' | awk '{ match(\$0, /^ */); print RLENGTH }' | sort -n | uniq | tr '\n' ' ')\" = '4 6 8 10 12 14 16 18 20 ' ]"
+expect_exit 0 "read back" "${CMP[@]}" "$T/num.xml" "$T/num.xml"
+
 echo "-- condy bootstrap"
 if [ -x "$JDK25/bin/java" ]; then
   check "generate a class with ldc CONSTANT_Dynamic (ClassFile API)" \

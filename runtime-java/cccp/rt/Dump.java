@@ -187,9 +187,9 @@ final class Dump extends Thread {
         continue;
       }
       indent(depth);
-      ascii("<node method=\"");
+      bytes(NODE);
       num(ids != null ? ids[n.mid] : n.mid);
-      ascii("\" calls=\"");
+      bytes(CALLS);
       num(n.calls);
       if (n instanceof CC.Metered) {
         CC.Metered c = (CC.Metered) n;
@@ -199,12 +199,12 @@ final class Dump extends Thread {
         metric("\" returns=\"", c.returns);
       }
       if (n.first != null) {
-        ascii("\">\n");
+        bytes(OPEN);
         depth++;
         n = n.first;
         continue;
       }
-      ascii("\"/>\n");
+      bytes(LEAF);
       if ((n = next(n, root)) == null) return;
     }
   }
@@ -219,18 +219,46 @@ final class Dump extends Thread {
       if (n == root) return null;
       depth--;
       indent(depth);
-      ascii("</node>\n");
+      bytes(CLOSE);
     }
     return n.next;
   }
 
   /* ------------------------------------------------------- bytes out */
 
+  /*
+   * The lines of the trees are most of a large profile (millions of
+   * nodes): their fixed parts are copied as bytes, and numbers are written
+   * without a division by a variable.
+   */
+  private static final byte[] NODE = ascii8("<node method=\""),
+      CALLS = ascii8("\" calls=\""), OPEN = ascii8("\">\n"),
+      LEAF = ascii8("\"/>\n"), CLOSE = ascii8("</node>\n"),
+      SPACES = spaces(2 * MAX_INDENT);
+
+  private static byte[] ascii8(String s) {
+    byte[] b = new byte[s.length()];
+    for (int i = 0; i < b.length; i++) b[i] = (byte) s.charAt(i);
+    return b;
+  }
+
+  private static byte[] spaces(int n) {
+    byte[] b = new byte[n];
+    java.util.Arrays.fill(b, (byte) ' ');
+    return b;
+  }
+
+  private void bytes(byte[] b) throws IOException {
+    if (len + b.length > buf.length) flush();
+    System.arraycopy(b, 0, buf, len, b.length);
+    len += b.length;
+  }
+
   private void indent(int depth) throws IOException {
-    for (int i = Math.min(depth, MAX_INDENT); i > 0; i--) {
-      byte1(' ');
-      byte1(' ');
-    }
+    int k = 2 * Math.min(depth, MAX_INDENT);
+    if (len + k > buf.length) flush();
+    System.arraycopy(SPACES, 0, buf, len, k);
+    len += k;
   }
 
   private void byte1(int b) throws IOException {
@@ -248,13 +276,23 @@ final class Dump extends Thread {
   }
 
   private void num(long v) throws IOException {
+    if (len + 20 > buf.length) flush();
     if (v < 0) {
-      byte1('-');
+      if (v == Long.MIN_VALUE) {
+        ascii(Long.toString(v));
+        return;
+      }
+      buf[len++] = '-';
       v = -v;
     }
-    long p = 1;
-    while (p <= v / 10) p *= 10;
-    for (; p > 0; p /= 10) byte1((int) ('0' + v / p % 10));
+    int nd = 1;
+    for (long p = 10; nd < 19 && v >= p; p *= 10) nd++;
+    int i = len + nd;
+    len = i;
+    do {
+      buf[--i] = (byte) ('0' + (int) (v % 10));
+      v /= 10;
+    } while (v != 0);
   }
 
   /*

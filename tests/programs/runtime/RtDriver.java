@@ -31,6 +31,10 @@ public final class RtDriver {
       deep(Integer.parseInt(args[1]));
       return;
     }
+    if (args.length == 1 && args[0].equals("numbers")) {
+      numbers();
+      return;
+    }
     CC cc = CC.enter(CC.get(), MAIN);
     int x = 0;
     for (int i = 0; i < 10; i++) x += f(cc, i);
@@ -84,6 +88,23 @@ public final class RtDriver {
       cc = CC.enter(cc, F);
     }
     System.out.println(n);
+  }
+
+  /* Counts of every width, set through reflection: the dump writes
+  ** them in decimal, and the indentation stops at depth 10. */
+  static final long[] COUNTS = {0, 1, 9, 10, 99, 100, 12345, 999999999,
+      1000000000, 4294967296L, 999999999999999999L, 1000000000000000000L,
+      Long.MAX_VALUE};
+
+  static void numbers() throws ReflectiveOperationException {
+    java.lang.reflect.Field calls = CC.class.getDeclaredField("calls");
+    calls.setAccessible(true);
+    CC cc = CC.enter(CC.get(), MAIN);
+    for (int i = 0; i < COUNTS.length; i++) {
+      cc = CC.enter(cc, CC.register(C, "n" + i, "()V", 1, 4));
+      calls.setLong(cc, COUNTS[i]);
+    }
+    System.out.println(COUNTS.length);
   }
 
   static int fan(int k) {
