@@ -20,15 +20,18 @@
 ** One line per context whose self value is not 0: its frames from the
 ** root ("[thread]" first unless the threads are merged), "pkg/Cls.name"
 ** without the descriptor, ';' between them, then the value. A ';' inside
-** a name (none in valid class files) is written '_'. Pre-order without
-** recursion; 'st' holds the methods on the current path.
+** a name (none in valid class files) is written '_'. With --min, the
+** contexts whose total is under the threshold are left out with their
+** subtrees. Pre-order without recursion; 'st' holds the methods on the
+** current path.
 */
 int rp_cmd_folded(const rp_opts *o, rp_view *v, FILE *out) {
-  (void)o;
   const cr_profile *p = v->p;
+  uint64_t min = rp_min_value(&o->min, v->grand);
   uint32_t *st = NULL;
   size_t cap = 0;
   for (size_t t = 0; t < p->ntrees; t++) {
+    if (v->ttotal[t] < min) continue;
     uint32_t n = p->trees[t].child;
     size_t depth = 0;
     while (n) {
@@ -44,6 +47,10 @@ int rp_cmd_folded(const rp_opts *o, rp_view *v, FILE *out) {
         cap = c;
       }
       st[depth++] = p->nodes[n].method;
+      if (v->total[n] < min) {
+        n = rp_preorder_after(p, n, &depth);
+        continue;
+      }
       uint64_t self = rp_self(v, n);
       if (self) {
         if (!v->merged) {

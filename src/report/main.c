@@ -78,7 +78,9 @@ static const cmd cmds[] = {
    "                         default), always or never\n"},
   {"folded", C_FOLDED, rp_cmd_folded, "PROFILE...",
    "folded stacks, 'frame;frame;frame N' (flamegraph.pl, speedscope)",
-   ""},
+   "      --min X[%]         leave out contexts under X (or X% of the\n"
+   "                         total) with everything under them (default:\n"
+   "                         none; a deep profile's lines can be long)\n"},
   {"callgrind", C_CALLGRIND, rp_cmd_callgrind, "PROFILE...",
    "callgrind format, every metric an event (KCachegrind,\n"
    "             callgrind_annotate)",
@@ -228,7 +230,8 @@ static const opt opts[] = {
   {{"keep-threads", no_argument, NULL, O_KEEP}, C_MERGE},
   {{"limit", required_argument, NULL, O_LIMIT}, C_TOP | C_DIFF},
   {{"sort", required_argument, NULL, O_SORT}, C_TOP | C_DIFF},
-  {{"min", required_argument, NULL, O_MIN}, C_TOP | C_TREE | C_FLAME | C_DIFF},
+  {{"min", required_argument, NULL, O_MIN},
+   C_TOP | C_TREE | C_FOLDED | C_FLAME | C_DIFF},
   {{"flame", no_argument, NULL, O_FLAME}, C_DIFF},
   {{"include", required_argument, NULL, O_INCLUDE}, C_TOP},
   {{"exclude", required_argument, NULL, O_EXCLUDE}, C_TOP},

@@ -106,9 +106,17 @@ static inline uint64_t rp_self(const rp_view *v, uint32_t n) {
 ** next sibling of 'n' or of its nearest ancestor that has one (0: the
 ** walk is over). '*depth', the length of the path ending at 'n', follows
 ** to the length of the path before the node returned. */
+static inline uint32_t rp_preorder_after(const cr_profile *p, uint32_t n,
+                                         size_t *depth);
 static inline uint32_t rp_preorder_next(const cr_profile *p, uint32_t n,
                                         size_t *depth) {
   if (p->nodes[n].child) return p->nodes[n].child;
+  return rp_preorder_after(p, n, depth);
+}
+
+/* The same, past the subtree of 'n' (its children left out). */
+static inline uint32_t rp_preorder_after(const cr_profile *p, uint32_t n,
+                                         size_t *depth) {
   while (n && !p->nodes[n].next) {
     n = p->nodes[n].parent;
     (*depth)--;

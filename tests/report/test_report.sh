@@ -338,6 +338,23 @@ app/Worker.run 1
 app/Worker.run;app/Main.work 30
 app/Worker.run;app/Main.work;app/Util.helper 60
 EOF
+# --min: a context under the threshold goes with its subtree (Main.fib's
+# 7 calls, Util.helper's 5; the worker's helper, 6).
+golden "folded --min 8" "$REPORT" folded --min 8 small.xml <<'EOF'
+[main];app/Main.main 1
+[main];app/Main.main;app/Main.work 10
+[main];app/Main.main;app/Main.work;app/Util.helper 20
+[main];app/Main.main;app/Main.work;app/Util.helper;java/lang/String.length 40
+[worker];app/Worker.run 1
+[worker];app/Worker.run;app/Main.work 3
+EOF
+# 11% of 93 calls is 10.2: the worker's whole tree (10) goes too.
+golden "folded --min 11%" "$REPORT" folded --min 11% small.xml <<'EOF'
+[main];app/Main.main 1
+[main];app/Main.main;app/Main.work 10
+[main];app/Main.main;app/Main.work;app/Util.helper 20
+[main];app/Main.main;app/Main.work;app/Util.helper;java/lang/String.length 40
+EOF
 # No flame graph renderer is packaged for Debian 12: a strict check of
 # the format (frames without ';' or line breaks, one space, a count) and
 # of the sum, which must be the profile's total.
