@@ -28,7 +28,7 @@ abstract class Kernel {
   }
 
   static final String[] NAMES = {
-    "esi-static", "esi-final", "esi-alt2", "esi-alt12",
+    "esi-static", "esi-final", "esi-alt2", "esi-alt12", "esi-loop",
     "n2b-lambda", "n2b-sort",
     "tl-hashcode",
     "lib-static", "lib-virt1", "lib-virt2", "lib-virt4",
@@ -42,6 +42,7 @@ abstract class Kernel {
       case "esi-final": return new EsiFinal();
       case "esi-alt2": return new EsiAlt2();
       case "esi-alt12": return new EsiAlt12();
+      case "esi-loop": return new EsiLoop();
       case "n2b-lambda": return new N2bLambda();
       case "n2b-sort": return new N2bSort();
       case "tl-hashcode": return new TlHashCode();
@@ -108,6 +109,30 @@ final class EsiAlt2 extends Kernel {
 
   long calls(int n) {
     return (n + 1) / 2 * 2;
+  }
+}
+
+/* (a) ESI in a loop over a field's array: plain code loads the field and
+ * the array's length once, before the loop, and needs no range check. */
+final class EsiLoop extends Kernel {
+  int[] a = new int[4096];
+  {
+    for (int i = 0; i < a.length; i++) a[i] = i * 7;
+  }
+
+  static int f(int x) {
+    return x * 31 + 7;
+  }
+
+  long run(int n) {
+    long s = 0;
+    for (int k = 0; k < n; k += 4096)
+      for (int i = 0; i < a.length; i++) s += f(a[i]);
+    return s;
+  }
+
+  long calls(int n) {
+    return (n + 4095) / 4096 * 4096L;
   }
 }
 
