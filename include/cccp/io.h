@@ -37,6 +37,11 @@ typedef struct cr_entry_info {
   int is_dir;           /* directory entry (name ends in '/') */
   uint16_t dos_time;    /* jar and jmod: the entry's modification time and */
   uint16_t dos_date;    /* date, DOS encoding; 0 0 when there is none */
+  uint8_t os;           /* jar and jmod: the system that made the entry */
+  uint32_t ext_attr;    /* (0 MS-DOS, 3 Unix: the high byte of "version
+                           made by") and its external attributes (Unix:
+                           the file mode in the high 16 bits); 0 0 when
+                           there are none */
 } cr_entry_info;
 
 typedef struct cr_input cr_input;
@@ -95,11 +100,12 @@ int cr_jdk_modules_path(char *out, size_t outsz, const char *home,
 /*
 ** Deterministic jar writer. The jar goes to a temporary file in the target
 ** folder and is renamed over 'path' by 'cr_jarw_commit'; 'cr_jarw_abort'
-** (or a crash) never leaves anything at 'path'. Every entry gets the same
-** attributes and the timestamp given by 'cr_zentry_set_time', by default
-** 1980-01-01 00:00 (programs compare entry times: Clojure loads a .clj
-** source instead of its compiled class when the class is not newer);
-** entries appear in the order they are added; duplicate names are refused
+** (or a crash) never leaves anything at 'path'. Every entry gets the
+** timestamp given by 'cr_zentry_set_time', by default 1980-01-01 00:00
+** (programs compare entry times: Clojure loads a .clj source instead of
+** its compiled class when the class is not newer), and the system and
+** attributes given by 'cr_zentry_set_attrs', by default none; entries
+** appear in the order they are added; duplicate names are refused
 ** (CR_EFORMAT).
 **
 ** Compression can run in worker threads: 'cr_zentry_new' deflates one
@@ -126,6 +132,10 @@ void cr_zentry_free(cr_zentry *e);
 /* The entry's DOS time and date (as 'cr_entry_info' gives them); 0 0
 ** keeps the default. */
 void cr_zentry_set_time(cr_zentry *e, uint16_t dos_time, uint16_t dos_date);
+/* The system that made the entry and its external attributes (as
+** 'cr_entry_info' gives them; by default 0 0: MS-DOS, none). Programs read
+** them: Ant's ZipFile treats '\\' in names of MS-DOS entries as '/'. */
+void cr_zentry_set_attrs(cr_zentry *e, uint8_t os, uint32_t ext_attr);
 /* Appends 'e' and takes ownership of it (also on error). */
 int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d);
 int cr_jarw_add(cr_jarw *w, const char *name, const uint8_t *data,

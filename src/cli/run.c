@@ -286,7 +286,10 @@ static void work(run *r, size_t t, slot *s) {
   } else {
     s->rc = cr_zentry_new_level(&s->ze, info.name, data, len, r->o->level,
                                 &s->d);
-    if (!s->rc) cr_zentry_set_time(s->ze, info.dos_time, info.dos_date);
+    if (!s->rc) {
+      cr_zentry_set_time(s->ze, info.dos_time, info.dos_date);
+      cr_zentry_set_attrs(s->ze, info.os, info.ext_attr);
+    }
     /* A name the jar format cannot hold is the input's fault. */
     s->input_side = s->rc == CR_EFORMAT;
     if (s->rc)

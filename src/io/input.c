@@ -258,6 +258,8 @@ void cr_input_info(const cr_input *in, size_t i, cr_entry_info *out) {
   out->is_dir = e->is_dir;
   out->dos_time = e->dtime;
   out->dos_date = e->ddate;
+  out->os = e->os;
+  out->ext_attr = e->attr;
 }
 
 void cr_input_set_limits(cr_input *in, uint64_t max_entry,

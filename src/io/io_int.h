@@ -25,6 +25,8 @@ typedef struct io_ent {
                            inflated here rather than by libzip */
   int is_dir;
   uint16_t dtime, ddate;  /* zip: DOS time and date, 0 0 when not known */
+  uint8_t os;           /* zip: system that made the entry, attributes */
+  uint32_t attr;        /*   (see cr_entry_info) */
 } io_ent;
 
 /* A libzip handle with what one reader needs besides it. */

@@ -25,13 +25,14 @@
 **   data            raw deflate or stored
 **   ...
 **   central dir     PK\1\2 made need flags method time date crc csize
-**                   usize namelen extralen 0 0 0 0 offset name [zip64]
+**                   usize namelen extralen 0 0 0 attrs offset name [zip64]
 **   [zip64 end      PK\6\6 44 45 45 0 0 count count cdsize cdoffset]
 **   [zip64 locator  PK\6\7 0 zip64-end-offset 1]
 **   end             PK\5\6 0 0 count count cdsize cdoffset 0
 **
 ** Time and date are the entry's ('cr_zentry_set_time'), by default the DOS
-** encoding of 1980-01-01 00:00.
+** encoding of 1980-01-01 00:00; so are the system in "made" and the
+** external attributes ('cr_zentry_set_attrs'), by default 0 0.
 */
 
 #define SIG_LOCAL 0x04034b50u
@@ -57,6 +58,8 @@ struct cr_zentry {
   uint16_t method;
   uint16_t namelen;
   uint16_t dtime, ddate;  /* DOS time and date */
+  uint8_t os;           /* system that made it, external attributes */
+  uint32_t attr;
   char *name;           /* NUL-terminated, inside this allocation */
   uint8_t *data;        /* 'csize' bytes, inside this allocation */
 };
@@ -238,19 +241,19 @@ static long long squeeze(const uint8_t *data, size_t len, uint8_t *out,
 }
 
 /*
-** True if the name is non-ASCII, well-formed UTF-8: only then does the
-** entry get the language-encoding flag (bit 11); other names keep their
+** True if the name is well-formed UTF-8 (ASCII included): the entry then
+** gets the language-encoding flag (bit 11), as java.util.zip gives it to
+** every entry, so a jar built by Java tools keeps its flags (Ant's own
+** ZipFile reads an entry without it another way). Other names keep their
 ** raw bytes with the flag clear, as readers then expect (CP437 or raw).
 */
 static int utf8_name(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
-  int non_ascii = 0;
   for (size_t i = 0; i < n;) {
     unsigned c = p[i];
     size_t k = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1
              : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 9;
     if (k == 9 || i + k >= n + (k == 0)) return 0;
-    if (k) non_ascii = 1;
     uint32_t cp = k ? c & (0x3F >> k) : c;
     for (size_t j = 1; j <= k; j++) {
       if ((p[i + j] & 0xC0) != 0x80) return 0;
@@ -261,7 +264,7 @@ static int utf8_name(const char *s, size_t n) {
       return 0;
     i += k + 1;
   }
-  return non_ascii;
+  return 1;
 }
 
 int cr_zentry_new(cr_zentry **out, const char *name, const uint8_t *data,
@@ -274,6 +277,11 @@ void cr_zentry_set_time(cr_zentry *e, uint16_t dos_time,
   if (!dos_date) return;
   e->dtime = dos_time;
   e->ddate = dos_date;
+}
+
+void cr_zentry_set_attrs(cr_zentry *e, uint8_t os, uint32_t ext_attr) {
+  e->os = os;
+  e->attr = ext_attr;
 }
 
 int cr_zentry_new_level(cr_zentry **out, const char *name,
@@ -299,6 +307,8 @@ int cr_zentry_new_level(cr_zentry **out, const char *name,
   e->namelen = (uint16_t)nl;
   e->dtime = DOS_TIME;
   e->ddate = DOS_DATE;
+  e->os = 0;
+  e->attr = 0;
   e->data = (uint8_t *)e + hdr;
   e->usize = len;
   e->crc = (uint32_t)crc32_z(0, data, len);
@@ -532,7 +542,7 @@ int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d) {
   uint8_t ch[46 + 28];
   size_t rec = w->cd.len;
   le32(ch, SIG_CENTRAL);
-  le16(ch + 4, xl ? V_ZIP64 : V_PLAIN);
+  le16(ch + 4, (uint16_t)(e->os << 8 | (xl ? V_ZIP64 : V_PLAIN)));
   le16(ch + 6, xl ? V_ZIP64 : V_PLAIN);
   le16(ch + 8, flags);
   le16(ch + 10, e->method);
@@ -543,7 +553,8 @@ int cr_jarw_add_entry(cr_jarw *w, cr_zentry *e, cr_diag *d) {
   le32(ch + 24, big ? MAX32 : (uint32_t)e->usize);
   le16(ch + 28, e->namelen);
   le16(ch + 30, xl ? xl + 4u : 0);
-  memset(ch + 32, 0, 10);       /* comment, disk, int. and ext. attrs */
+  memset(ch + 32, 0, 6);        /* comment, disk, internal attributes */
+  le32(ch + 38, e->attr);
   le32(ch + 42, faroff ? MAX32 : (uint32_t)off);
   cr_buf_put(&w->cd, ch, 46);
   cr_buf_put(&w->cd, e->name, e->namelen);

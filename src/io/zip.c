@@ -210,6 +210,13 @@ int cr_io__zip_open(cr_input *in, cr_diag *d) {
     e->is_dir = len > 0 && nm[len - 1] == '/';
     e->direct = direct_ok(&st);
     if (st.valid & ZIP_STAT_MTIME) dos_time(st.mtime, &e->dtime, &e->ddate);
+    zip_uint8_t os;
+    zip_uint32_t attr;
+    if (zip_file_get_external_attributes(za, (zip_uint64_t)i, 0, &os,
+                                         &attr) == 0) {
+      e->os = os;
+      e->attr = attr;
+    }
     if (e->direct) {
       e->csize = st.comp_size;
       e->crc = st.crc;

@@ -41,6 +41,34 @@ assert len(set(a.values())) > 0 and (1980, 1, 1, 0, 0, 0) not in a.values()
 ' "$EX" "$T/a.jar"
 check "unzip accepts the output" unzip -tq "$T/a.jar"
 check "the rewritten jar runs" java -jar "$T/a.jar" 1
+# and the system that made each entry, its attributes (a Unix mode) and
+# its UTF-8 flag, which programs read (Ant's ZipFile parses names of
+# MS-DOS entries another way); the example's classes, made by a Unix zip
+python3 - "$EX" "$T/unix.jar" <<'PY'
+import sys, zipfile
+src = zipfile.ZipFile(sys.argv[1])
+with zipfile.ZipFile(sys.argv[2], "w") as z:
+    for i in src.infolist():
+        j = zipfile.ZipInfo(i.filename, i.date_time)
+        j.create_system = 3
+        j.external_attr = (0o40755 if i.is_dir() else 0o100644) << 16
+        z.writestr(j, src.read(i), zipfile.ZIP_DEFLATED)
+    j = zipfile.ZipInfo("bin/run.sh", (2020, 1, 2, 3, 4, 6))
+    j.create_system = 3
+    j.external_attr = 0o100755 << 16
+    z.writestr(j, "#!/bin/sh\n")
+PY
+for mode in --identity --cccp; do
+  expect_exit 0 "rewrite a jar made on Unix ($mode)" "$REWRITE" -q $mode "$T/unix.jar" -o "$T/unix$mode/"
+  check "entries keep their system and Unix modes, and get the UTF-8 flag ($mode)" python3 -c '
+import sys, zipfile
+a = {i.filename: (i.create_system, i.external_attr) for i in zipfile.ZipFile(sys.argv[1]).infolist()}
+b = zipfile.ZipFile(sys.argv[2]).infolist()
+assert all(a[i.filename] == (i.create_system, i.external_attr) for i in b if i.filename in a), [i.filename for i in b if a.get(i.filename, (i.create_system, i.external_attr)) != (i.create_system, i.external_attr)][:5]
+assert (3, 0o100755 << 16) in [(i.create_system, i.external_attr) for i in b]
+assert all(i.flag_bits & 0x800 for i in b)
+' "$T/unix.jar" "$T/unix$mode/unix.jar"
+done
 expect_exit 0 "same run again" "$REWRITE" -q --identity "$EX" -o "$T/b.jar"
 check "output is deterministic (two runs)" cmp "$T/a.jar" "$T/b.jar"
 expect_exit 0 "single-threaded run" "$REWRITE" -q -j 1 --identity "$EX" -o "$T/c.jar"

@@ -152,15 +152,31 @@ START_TEST(test_io_jarw__roundtrip) {
   }
   cr_input_close(in);
 
-  /* raw fields: fixed time, flag bit 11 only for the non-ASCII name */
+  /* raw fields: fixed time, flag bit 11 for UTF-8 names, ASCII or not,
+  ** in the local and the central headers */
   uint8_t *raw;
   size_t rawn;
   ck_assert_int_eq(cr_read_file(&raw, &rawn, path, &d), 0);
-  ck_assert_mem_eq(raw, "PK\3\4\24\0\0\0\0\0\0\0\41\0", 14);
-  const char *na = ents[3].name;
-  uint8_t *p = memmem(raw, rawn, na, strlen(na));
-  ck_assert_ptr_nonnull(p);
-  ck_assert_int_eq(p[-30 + 6] | p[-30 + 7] << 8, 0x0800);
+  ck_assert_mem_eq(raw, "PK\3\4\24\0\0\10\0\0\0\0\41\0", 14);
+  size_t at = 0, k = 0;
+  for (; k < nents && at + 30 <= rawn && memcmp(raw + at, "PK\3\4", 4) == 0;
+       k++) {
+    const uint8_t *h = raw + at;
+    ck_assert_int_eq(h[6] | h[7] << 8, 0x0800);
+    at += 30u + (h[26] | h[27] << 8) + (h[28] | h[29] << 8) +
+          (h[18] | h[19] << 8 | (size_t)h[20] << 16 | (size_t)h[21] << 24);
+  }
+  ck_assert_uint_eq(k, nents);
+  const uint8_t *end = raw + rawn - 22;
+  ck_assert_mem_eq(end, "PK\5\6", 4);
+  at = end[16] | end[17] << 8 | (size_t)end[18] << 16 | (size_t)end[19] << 24;
+  for (k = 0; k < nents && memcmp(raw + at, "PK\1\2", 4) == 0; k++) {
+    const uint8_t *h = raw + at;
+    ck_assert_int_eq(h[8] | h[9] << 8, 0x0800);
+    at += 46u + (h[28] | h[29] << 8) + (h[30] | h[31] << 8) +
+          (h[32] | h[33] << 8);
+  }
+  ck_assert_uint_eq(k, nents);
   cr_free(raw);
 
   if (have_unzip()) ck_assert(unzip_ok(path));
@@ -349,6 +365,36 @@ START_TEST(test_io_jarw__duplicate_and_bad_names) {
   ck_assert_int_eq(zip_get_num_entries(za, 0), 3);
   ck_assert_uint_eq(strlen(zip_get_name(za, 2, 0)), 65535);
   zip_close(za);
+
+  /* a name that is not UTF-8 keeps its bytes, without bit 11 */
+  ck_assert_int_eq(cr_jarw_open(&w, path, &d), 0);
+  ck_assert_int_eq(cr_jarw_add(w, "raw\xff.bin", (uint8_t *)"x", 1, &d), 0);
+  ck_assert_int_eq(cr_jarw_commit(w, &d), 0);
+  uint8_t *raw;
+  size_t rawn;
+  ck_assert_int_eq(cr_read_file(&raw, &rawn, path, &d), 0);
+  ck_assert_mem_eq(raw + 30, "raw\xff.bin", 8);
+  ck_assert_int_eq(raw[6] | raw[7] << 8, 0);
+  cr_free(raw);
+
+  /* the system that made an entry and its attributes, read back */
+  ck_assert_int_eq(cr_jarw_open(&w, path, &d), 0);
+  cr_zentry *e;
+  ck_assert_int_eq(cr_zentry_new(&e, "run.sh", (uint8_t *)"x", 1, &d), 0);
+  cr_zentry_set_attrs(e, 3, 0100755u << 16);
+  ck_assert_int_eq(cr_jarw_add_entry(w, e, &d), 0);
+  ck_assert_int_eq(cr_jarw_add(w, "plain.txt", (uint8_t *)"y", 1, &d), 0);
+  ck_assert_int_eq(cr_jarw_commit(w, &d), 0);
+  cr_input *in;
+  ck_assert_int_eq(cr_input_open(&in, path, &d), 0);
+  cr_entry_info info;
+  cr_input_info(in, 0, &info);
+  ck_assert_int_eq(info.os, 3);
+  ck_assert_uint_eq(info.ext_attr, 0100755u << 16);
+  cr_input_info(in, 1, &info);
+  ck_assert_int_eq(info.os, 0);
+  ck_assert_uint_eq(info.ext_attr, 0);
+  cr_input_close(in);
   rm_tmp();
 }
 END_TEST
