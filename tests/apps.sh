@@ -1,11 +1,12 @@
-# tests/apps.sh -- the ten real applications the application suites and
-# bench/completeness run (sourced, not run): xalan (an XSLT transform),
-# rhino (a JavaScript program, compiled to classes at run time), antlr (a
-# parser generator run), h2 (an SQL script on an in-memory database),
-# clojure, groovy and jython (scripts compiled to classes at run time),
-# FOP (an FO document to text), Batik (SVG to PNG) and Lucene (a search
-# in an index of tests/data/apps). Jars from Debian packages under
-# /usr/share/java (.ci/deps), workloads in tests/data/apps.
+# tests/apps.sh -- the twelve real applications the application suites
+# and bench/completeness run (sourced, not run): xalan (an XSLT
+# transform), rhino (a JavaScript program, compiled to classes at run
+# time), antlr (a parser generator run), h2 (an SQL script on an in-memory
+# database), clojure, groovy and jython (scripts compiled to classes at run
+# time), FOP (an FO document to text), Batik (SVG to PNG), Ant (a build),
+# Maven (a project's build plan, offline) and Lucene (a search in an index
+# of tests/data/apps). Jars from Debian packages under /usr/share/java and
+# /usr/share/maven (.ci/deps), workloads in tests/data/apps.
 #
 # apps_each FN: for each application (all of them, or those named in
 # APPS_ONLY, "a,b"), sets
@@ -17,7 +18,7 @@
 #   COPY         1 when the plain runs must use copies of the jars in a
 #                folder whose path is as long as the rewritten jars'
 #                (Jython reads its own jar's directory, every entry
-#                prefixed with the jar's path)
+#                prefixed with the jar's path; Ant parses the class path)
 #   MIN_OVERLAP  the CCT overlap with the oracle asked for (app mode)
 # and calls FN NAME "PREFIXES" "JARS" MAIN ARGS...: PREFIXES are the
 # application's packages (--app-prefix), JARS its class path (absolute
@@ -117,6 +118,37 @@ commons-logging.jar commons-io.jar" \
     org.apache.batik.apps.rasterizer.Main -scriptSecurityOff -d gen/drawing.png \
     "$DATA/drawing.svg"
   JOPTS=()
+  # Ant: a build (tests/data/apps/build.xml) that writes, compiles (javac
+  # in a JVM of its own) and runs a task of its own in Ant's JVM, from
+  # classes nobody instrumented. Maven: its model and build plan, offline,
+  # and the failure, with its stack trace, for want of an installed
+  # plugin; MavenCli makes its own class world from the class path.
+  COPY=1
+  apps_one "$fn" ant "org/apache/tools/" "ant.jar ant-launcher.jar" \
+    org.apache.tools.ant.Main -S -f "$DATA/build.xml" -Dbuild=@OUT@
+  COPY=
+  local mvn
+  mvn=$(for j in /usr/share/maven/lib/*.jar; do if [ -e "$j" ]; then echo "$j"; fi; done)
+  [ -n "$mvn" ] || mvn=/usr/share/maven/lib/maven-core-3.x.jar
+  # Maven's container (Sisu) scans class files for components with an ASM
+  # of its own (the rewritten ones are larger: hidden on both sides),
+  # keeps bindings behind weak references (no collector runs on any
+  # side), hashes by identity (hashCode=2, as for Clojure), and Guice
+  # sorts what Class.getDeclaredMethods lists (as Groovy does).
+  JOPTS=(-Dmaven.home=/usr/share/maven -Dmaven.multiModuleProjectDirectory="$DATA"
+         -XX:+UnlockExperimentalVMOptions -XX:hashCode=2 -XX:+UseEpsilonGC
+         -Xmx3g -Xlog:gc+init=off)
+  HIDE_MORE=(--hide 'org/eclipse/sisu/space/asm/*')
+  MIN_OVERLAP=99.8
+  apps_one "$fn" maven "org/apache/ org/codehaus/ org/eclipse/ org/slf4j/ \
+com/google/ org/fusesource/ org/sonatype/ javax/inject/ javax/enterprise/ \
+javax/annotation/ javax/decorator/ javax/interceptor/ org/aopalliance/" \
+    "$mvn plexus-classworlds.jar" \
+    org.apache.maven.cli.MavenCli -o -B -q -e -f "$DATA/pom.xml" \
+    -Dmaven.repo.local=@OUT@/repo compile
+  JOPTS=()
+  HIDE_MORE=()
+  MIN_OVERLAP=99.9
   case ",${APPS_ONLY:-lucene}," in *,lucene,*) ;; *) return 0 ;; esac
   local lu=(lucene-demo-4.10.4.jar lucene-core-4.10.4.jar
             lucene-analyzers-common-4.10.4.jar lucene-queryparser-4.10.4.jar)

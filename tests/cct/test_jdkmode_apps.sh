@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real applications on an instrumented JDK (JDK mode). Each JDK (17, and
 # 25 where installed) is instrumented once (cccp-rewrite --jdk JAVA_HOME
-# -o DIR); the ten applications of tests/apps.sh (test_apps.sh's, the
+# -o DIR); the twelve applications of tests/apps.sh (test_apps.sh's, the
 # same workloads) have every jar of their class path rewritten against
 # DIR/jdk.summary with default options and run with DIR/cccp.args.
 # Checked per application and JDK: the run prints (and writes) exactly
