@@ -241,16 +241,19 @@ static long long squeeze(const uint8_t *data, size_t len, uint8_t *out,
 }
 
 /*
-** True if the name is well-formed UTF-8 (ASCII included): the entry then
-** gets the language-encoding flag (bit 11), as java.util.zip gives it to
-** every entry, so a jar built by Java tools keeps its flags (Ant's own
-** ZipFile reads an entry without it another way). Other names keep their
+** True if the name is well-formed UTF-8 (ASCII included) without control
+** characters but tab, CR and LF: the entry then gets the language-encoding
+** flag (bit 11), as java.util.zip gives it to every entry, so a jar built
+** by Java tools keeps its flags (Ant's own ZipFile reads an entry without
+** it another way). libzip calls a flagged name with other control
+** characters inconsistent and refuses the archive. Other names keep their
 ** raw bytes with the flag clear, as readers then expect (CP437 or raw).
 */
 static int utf8_name(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
     unsigned c = p[i];
+    if (c < 0x20 && c != '\t' && c != '\r' && c != '\n') return 0;
     size_t k = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1
              : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 9;
     if (k == 9 || i + k >= n + (k == 0)) return 0;

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
     fputs("usage: cmp-entries [-m MODULE] INPUT OUTPUT.jar\n", stderr);
     return 2;
   }
-  cr_input *in, *out;
+  cr_input *in = NULL, *out = NULL;
   cr_diag d;
   cr_diag_clear(&d);
   if (cr_input_open(&in, argv[a], &d) ||
@@ -41,6 +41,7 @@ int main(int argc, char **argv) {
     char msg[2048];
     cr_diag_format(&d, msg, sizeof msg);
     fprintf(stderr, "cmp-entries: %s\n", msg);
+    if (in) cr_input_close(in);
     return 2;
   }
   size_t nin = cr_input_count(in), nout = cr_input_count(out);
