@@ -163,11 +163,16 @@ uint64_t rp_min_value(const rp_min *m, uint64_t total) {
   return (double)r < x ? r + 1 : r;
 }
 
+/* Runs of plain bytes go out in one write: folded stacks and paths write
+** every frame of every context. */
 void rp_puts(FILE *f, const char *s, const char *avoid) {
-  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-    if (*c < 0x20 || *c == 0x7f) putc('?', f);
-    else if (avoid && strchr(avoid, *c)) putc('_', f);
-    else putc(*c, f);
+  for (;;) {
+    size_t n = avoid ? strcspn(s, avoid) : strlen(s), i = 0;
+    while (i < n && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f) i++;
+    fwrite(s, 1, i, f);
+    if (!s[i]) return;
+    putc(i < n ? '?' : '_', f);
+    s += i + 1;
   }
 }
 
