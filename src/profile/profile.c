@@ -300,24 +300,29 @@ static inline int eq(const xmlChar *x, const char *y) {
   return *x == (xmlChar)*y;
 }
 
-/* Attribute 'name' of the current element (libxml2-owned) or NULL. */
-static char *attr(rd *s, const char *name) {
+/* Attribute 'name' of the current element in place, [start, *end) in
+** libxml2's buffer, or NULL. */
+static const xmlChar *span(rd *s, const char *name, const xmlChar **end) {
   for (int i = 0; i < s->nattrs; i++) {
     const xmlChar **a = s->attrs + 5 * i;
-    if (!a[1] && strcmp((const char *)a[0], name) == 0)
-      return (char *)xmlStrndup(a[3], (int)(a[4] - a[3]));
+    if (!a[1] && eq(a[0], name)) {
+      *end = a[4];
+      return a[3];
+    }
   }
   return NULL;
+}
+
+/* Attribute 'name' of the current element (a copy to xmlFree) or NULL. */
+static char *attr(rd *s, const char *name) {
+  const xmlChar *e, *v = span(s, name, &e);
+  return v ? (char *)xmlStrndup(v, (int)(e - v)) : NULL;
 }
 
 /* Required unsigned decimal attribute into '*out' (at most 'max'). */
 static int num(rd *s, const char *el, const char *name, uint64_t max,
                uint64_t *out) {
-  const xmlChar *v = NULL, *e = NULL;
-  for (int i = 0; i < s->nattrs && !v; i++) {
-    const xmlChar **a = s->attrs + 5 * i;
-    if (!a[1] && eq(a[0], name)) v = a[3], e = a[4];
-  }
+  const xmlChar *e = NULL, *v = span(s, name, &e);
   *out = 0;
   if (!v) return bad(s, "<%s> needs the attribute '%s'", el, name);
   uint64_t x = 0;

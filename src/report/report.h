@@ -102,19 +102,10 @@ static inline uint64_t rp_self(const rp_view *v, uint32_t n) {
   return v->self ? v->self[n] : v->p->nodes[n].calls;
 }
 
-/* The next node of a pre-order walk after 'n': its first child, else the
-** next sibling of 'n' or of its nearest ancestor that has one (0: the
-** walk is over). '*depth', the length of the path ending at 'n', follows
-** to the length of the path before the node returned. */
-static inline uint32_t rp_preorder_after(const cr_profile *p, uint32_t n,
-                                         size_t *depth);
-static inline uint32_t rp_preorder_next(const cr_profile *p, uint32_t n,
-                                        size_t *depth) {
-  if (p->nodes[n].child) return p->nodes[n].child;
-  return rp_preorder_after(p, n, depth);
-}
-
-/* The same, past the subtree of 'n' (its children left out). */
+/* The node of a pre-order walk after the subtree of 'n': the next sibling
+** of 'n' or of its nearest ancestor that has one (0: the walk is over).
+** '*depth', the length of the path ending at 'n', follows to the length
+** of the path before the node returned. */
 static inline uint32_t rp_preorder_after(const cr_profile *p, uint32_t n,
                                          size_t *depth) {
   while (n && !p->nodes[n].next) {
@@ -126,6 +117,14 @@ static inline uint32_t rp_preorder_after(const cr_profile *p, uint32_t n,
     (*depth)--;
   }
   return n;
+}
+
+/* The next node of a pre-order walk after 'n': its first child, else as
+** 'rp_preorder_after'. */
+static inline uint32_t rp_preorder_next(const cr_profile *p, uint32_t n,
+                                        size_t *depth) {
+  if (p->nodes[n].child) return p->nodes[n].child;
+  return rp_preorder_after(p, n, depth);
 }
 
 /*
