@@ -10,10 +10,6 @@
 
 #include "report.h"
 
-/* Contexts under this share of the whole are left out by default: far
-** under a pixel at any zoom a screen can show. */
-#define DEFAULT_MIN_PERCENT 0.01
-
 /* Frame kinds, as the page colours them. ORDER as 'kindColor' below. */
 enum { K_ROOT, K_THREAD, K_APP, K_LIB, K_NATIVE };
 
@@ -419,8 +415,7 @@ static int emit(FILE *out, const rp_view *v, uint64_t min,
 */
 int rp_cmd_flame(const rp_opts *o, rp_view *v, FILE *out) {
   const cr_profile *p = v->p;
-  rp_min dm = {DEFAULT_MIN_PERCENT, 1};
-  const rp_min *mn = o->min_set ? &o->min : &dm;
+  const rp_min *mn = rp_min_opt(o);
   uint64_t min = rp_min_value(mn, v->grand);
   /* Names: 0 the root, then the methods shown in first-use order, then
      the threads. 'nameof' maps a method to its name + 1. */

@@ -73,7 +73,8 @@ static const cmd cmds[] = {
    "the calling-context tree, indented, heaviest first",
    "      --depth N          at most N levels of frames (0: threads only)\n"
    "      --min X[%]         sum up the contexts under X (or X% of the\n"
-   "                         total) into one line per parent\n"
+   "                         total; default 0.01%, 0 for all) into one\n"
+   "                         line per parent\n"
    "      --color[=WHEN]     colour the output: auto (on a terminal, the\n"
    "                         default), always or never\n"},
   {"folded", C_FOLDED, rp_cmd_folded, "PROFILE...",

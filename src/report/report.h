@@ -140,6 +140,10 @@ void rp_view_close(rp_view *v);
 
 /* The threshold 'm' as a value against 'total' (0 when unset). */
 uint64_t rp_min_value(const rp_min *m, uint64_t total);
+/* The threshold of 'tree' and 'flame': --min, else 0.01% (a whole tree
+** of a big program runs to gigabytes, and a flame graph's pixel is far
+** wider). */
+const rp_min *rp_min_opt(const rp_opts *o);
 
 /* Write a profile string: bytes below 0x20 and DEL as '?', and each byte
 ** in 'avoid' (may be NULL) as '_'. */

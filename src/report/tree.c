@@ -122,7 +122,7 @@ int rp_cmd_tree(const rp_opts *o, rp_view *v, FILE *out) {
   tw t = {v, out, o->use_color, digits(v->grand), v->merged ? 0 : 1};
   if (t.w < 5) t.w = 5;
   const cr_profile *p = v->p;
-  uint64_t min = rp_min_value(&o->min, v->grand);
+  uint64_t min = rp_min_value(rp_min_opt(o), v->grand);
   fprintf(out, "%s: %llu %s", v->label, (unsigned long long)v->grand,
           v->mname);
   if (v->merged)

@@ -163,6 +163,11 @@ uint64_t rp_min_value(const rp_min *m, uint64_t total) {
   return (double)r < x ? r + 1 : r;
 }
 
+const rp_min *rp_min_opt(const rp_opts *o) {
+  static const rp_min dflt = {0.01, 1};
+  return o->min_set ? &o->min : &dflt;
+}
+
 /* Runs of plain bytes go out in one write: folded stacks and paths write
 ** every frame of every context. */
 void rp_puts(FILE *f, const char *s, const char *avoid) {

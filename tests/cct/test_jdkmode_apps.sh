@@ -110,7 +110,7 @@ app() {
     fail "$name on JDK $v: no profile written"; return 0
   fi
   local m="${main//.//}.main([Ljava/lang/String;)V"
-  "$REPORT" tree --depth 1 --color=never "$I/cct.xml" >"$T/tree" 2>&1
+  "$REPORT" tree --depth 1 --min 0 --color=never "$I/cct.xml" >"$T/tree" 2>&1
   check "$name on JDK $v: the main method is in the CCT, a root of thread main ($m)" \
     awk -v m="$m" 'NF == 3 && $3 ~ /^\[/ { thr = $3 }
                    NF == 4 && thr == "[main]" && $4 == m { ok = 1 }

@@ -283,6 +283,38 @@ total      %  self  context
     9   9.7%     3    app/Main.work()V
     6   6.5%     6      app/Util.helper(I)I
 EOF
+# No --min: 0.01% of the whole, 0.01% of 100,005 = 10.0005, so 11: rare
+# (10 calls) is left out. --min 0 shows every context.
+cat >skewed.xml <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<cct version="1" mode="cccp">
+  <method id="1" class="app/M" name="main" desc="()V" size="1" native="0" library="0"/>
+  <method id="2" class="app/M" name="common" desc="()V" size="1" native="0" library="0"/>
+  <method id="3" class="app/M" name="rare" desc="()V" size="1" native="0" library="0"/>
+  <tree thread="main">
+    <node method="1" calls="5">
+      <node method="2" calls="99990"/>
+      <node method="3" calls="10"/>
+    </node>
+  </tree>
+</cct>
+EOF
+golden "tree: contexts under 0.01% left out by default" "$REPORT" tree skewed.xml <<'EOF'
+skewed.xml: 100005 calls in 1 thread
+ total      %   self  context
+100005 100.0%         [main]
+100005 100.0%      5    app/M.main()V
+ 99990 100.0%  99990      app/M.common()V
+    10   0.0%             ... 1 more under the threshold
+EOF
+golden "tree --min 0: every context" "$REPORT" tree --min 0 skewed.xml <<'EOF'
+skewed.xml: 100005 calls in 1 thread
+ total      %   self  context
+100005 100.0%         [main]
+100005 100.0%      5    app/M.main()V
+ 99990 100.0%  99990      app/M.common()V
+    10   0.0%     10      app/M.rare()V
+EOF
 # worker (10) is under 11; main is not.
 golden "tree --depth 0 --min 11: threads only, one left out" \
   "$REPORT" tree --depth 0 --min 11 small.xml <<'EOF'
@@ -306,7 +338,7 @@ fi
 expect_exit 2 "bad --color" "$REPORT" tree --color=sometimes small.xml
 # 200,000 levels: indentation stops at 60 levels, deeper lines say their
 # depth.
-expect_exit 0 "tree of a 200,000-deep chain" "$REPORT" tree deep.xml
+expect_exit 0 "tree of a 200,000-deep chain" "$REPORT" tree --min 0 deep.xml
 expect_match "\(depth 200001\) a/L.leaf\(\)V" "the deepest line says its depth" "$out"
 
 echo "-- folded"
