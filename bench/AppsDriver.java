@@ -9,7 +9,10 @@
  * application may have replaced System.out): wall time, and the CPU time
  * of the thread that runs main (what a run costs where the machine is
  * shared: time spent waiting for a core is left out, and so are the JIT
- * compiler's and the garbage collector's threads). The driver is never
+ * compiler's and the garbage collector's threads). Before the first
+ * timed run it prints "timed NANOS" (System.nanoTime, CLOCK_MONOTONIC on
+ * Linux: bench/hotspots keeps the samples taken after it), and first of
+ * all "pid PID". The driver is never
  * instrumented; it only calls into the application, whose output the
  * caller discards.
  * The mains chosen return (none calls System.exit on success), so no
@@ -27,7 +30,9 @@ public final class AppsDriver {
     String[] args = Arrays.copyOfRange(a, 3, a.length);
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long[] t = new long[timed], c = new long[timed];
+    System.err.println("pid " + ProcessHandle.current().pid());
     for (int i = 0; i < warm + timed; i++) {
+      if (i == warm) System.err.println("timed " + System.nanoTime());
       long c0 = mx.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       m.invoke(null, (Object) args.clone());
