@@ -108,6 +108,11 @@ final class Slots {
     return -1;
   }
 
+  /** JDK mode only: app mode profiles from the start. */
+  static boolean live() {
+    return true;
+  }
+
   /** JDK mode only (virtual threads run JDK code only there). */
   static boolean virtual() {
     return false;

@@ -35,6 +35,11 @@ final class Slots {
     return null;
   }
 
+  /** Whether profiling has started. */
+  static boolean live() {
+    return live;
+  }
+
   static CC get() {
     if (!live) return null;
     Thread t = Thread.currentThread();
