@@ -867,7 +867,8 @@ public class CC {
       try {
         Dump d = new Dump();
         if (exitInserted) exitDump = d;
-        else if (!Slots.systemHook(d)) Runtime.getRuntime().addShutdownHook(d);
+        else if (!Slots.systemHook(d))
+          Runtime.getRuntime().addShutdownHook(Dump.hook(d));
       } catch (IllegalStateException e) {
         /* already shutting down: nothing will be dumped */
       }

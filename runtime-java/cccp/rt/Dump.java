@@ -15,9 +15,12 @@ import java.io.OutputStream;
  * (default "cccp-profile.xml"), through a temporary file renamed at the
  * end. 'cccp.threads=app' leaves out the JVM's system threads. The walk is
  * iterative over the first/next/parent links, so it needs no stack and no
- * memory in proportion to the tree.
+ * memory in proportion to the tree. Run as the dump at exit ('run'), or
+ * for a snapshot of the running program ('snapshot'). Not a Thread: app
+ * mode's shutdown hook wraps it in one ('hook'); JDK mode registers it as
+ * the JDK's own system hook, and a snapshot runs in the thread that asks.
  */
-final class Dump extends Thread {
+final class Dump implements Runnable {
   /** Deeper nodes are not indented further. */
   private static final int MAX_INDENT = 10;
 
@@ -27,25 +30,49 @@ final class Dump extends Thread {
   /* JDK mode: the id each method has in the profile, by run-time id */
   private int[] ids;
 
-  Dump() {
-    super("cccp-dump");
+  /** The thread app mode registers as its shutdown hook. */
+  static Thread hook(Dump d) {
+    return new Thread(d, "cccp-dump");
   }
+
+  /* Set once the dump at exit has started: snapshots are refused. */
+  private static volatile boolean exiting;
 
   @Override
   public void run() {
+    exiting = true;
     CC.busy = true;
     /* JDK mode runs this in the thread that shuts down, whose slot holds
     ** a node: cleared, so that the JDK code the dump calls makes none */
     CC prev = CC.set(null);
     try {
-      dump();
+      dump(System.getProperty("cccp.out", "cccp-profile.xml"));
     } finally {
       CC.set(prev);
     }
   }
 
-  private void dump() {
-    String path = System.getProperty("cccp.out", "cccp-profile.xml");
+  /** Snapshot.take's answers. */
+  static final int OK = 0, CANNOT_WRITE = 1, NOT_PROFILING = 2, EXITING = 3;
+
+  /**
+   * Write the profile as it is now to 'path' while the program runs on
+   * (see Snapshot). The other threads go on counting: each count written
+   * is a value its counter had during the walk.
+   */
+  static int snapshot(String path, boolean reset) {
+    if (exiting) return EXITING;
+    if (CC.Registry.off) return NOT_PROFILING;
+    /* this thread's own calls into the JDK (JDK mode) make no nodes */
+    CC prev = CC.set(null);
+    try {
+      return new Dump().dump(path) ? OK : CANNOT_WRITE;
+    } finally {
+      CC.set(prev);
+    }
+  }
+
+  private boolean dump(String path) {
     /* a cross-profile is about the application: system threads are
      * left out unless asked for */
     String jop = System.getProperty("cccp.jop");
@@ -70,9 +97,15 @@ final class Dump extends Thread {
         f.delete();
         if (!tmp.renameTo(f)) throw new IOException("cannot rename " + tmp);
       }
+      return true;
     } catch (IOException e) {
+      if (!exiting) {
+        if (!direct) tmp.delete();
+        return false;
+      }
       System.err.println("cccp: cannot write the profile " + path + ": " + e);
       if (!direct) tmp.delete();
+      return false;
     }
   }
 

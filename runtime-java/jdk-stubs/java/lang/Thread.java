@@ -12,6 +12,8 @@ public class Thread implements Runnable {
 
   public Thread(String name) {}
 
+  public Thread(Runnable task, String name) {}
+
   public static native Thread currentThread();
 
   public final String getName() { return null; }
