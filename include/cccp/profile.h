@@ -28,6 +28,7 @@ typedef struct cr_prof_method {
   uint32_t size;         /* bytecode length, 0 for natives/library */
   uint8_t native;        /* 1 for a native method */
   uint8_t library;       /* 1 for a library method profiled at its call site */
+  uint8_t folded;        /* 1 for the fold nodes' method (cccp-profile(5)) */
 } cr_prof_method;
 
 typedef struct cr_prof_node {
@@ -73,6 +74,19 @@ typedef struct cr_prof_jop {
   int completed;
 } cr_prof_jop;
 
+/*
+** What a run's profile says of its trees (attributes of <cct> the runtime
+** writes; 0 when absent): their nodes and the bytes they took
+** (estimated), the budget in bytes (0: none), the calls counted in fold
+** nodes and the distinct methods they were calls of, when the first
+** fold happened, when the profile was taken and when the interval it
+** covers began (ms since the epoch), and the resets before it.
+*/
+typedef struct cr_prof_run {
+  uint64_t nodes, bytes, budget, folded_calls, folded_methods;
+  uint64_t folding_since, time, interval_start, resets;
+} cr_prof_run;
+
 typedef struct cr_profile {
   int version;           /* 1 */
   char mode[32];         /* "cccp", "oracle", ... */
@@ -84,6 +98,7 @@ typedef struct cr_profile {
   cr_prof_tree *trees;       /* [0..ntrees-1], in file order */
   size_t nmetrics;           /* 1 + the other metrics, in first-seen order */
   cr_prof_jop jop;           /* JOP settings (cross-profiles) */
+  cr_prof_run run;           /* the run's trees (summed by merges) */
   const char *metric[CR_PROF_MAX_METRICS];  /* names; [0] is "calls" */
   uint64_t *mval[CR_PROF_MAX_METRICS];      /* [k][node] for k >= 1 */
   /* private */

@@ -83,13 +83,17 @@ static uint32_t method(mg *g, const cr_prof_method *m) {
         strcmp(x->desc, m->desc) == 0) {
       x->native |= m->native;
       x->library |= m->library;
+      x->folded |= m->folded;
       if (m->size > x->size) x->size = m->size;
       return i;
     }
   }
   uint32_t id = cr_profile_add_method(g->p, m->cls, m->name, m->desc,
                                       m->size, m->native, m->library);
-  if (id) g->mtab[j] = id;
+  if (id) {
+    g->mtab[j] = id;
+    g->p->methods[id].folded = m->folded;
+  }
   return id;
 }
 
@@ -192,6 +196,17 @@ int cr_profile_merge(cr_profile **out, const cr_profile *const *in, size_t n,
   memset(&g, 0, sizeof g);
   g.p = cr_profile_new(mode);
   if (g.p && n) g.p->jop = in[0]->jop;
+  if (g.p && n == 1) g.p->run = in[0]->run;
+  for (size_t i = 0; g.p && n > 1 && i < n; i++) {   /* several runs */
+    cr_prof_run *r = &g.p->run;
+    const cr_prof_run *x = &in[i]->run;
+    r->nodes += x->nodes;
+    r->bytes += x->bytes;
+    r->folded_calls += x->folded_calls;
+    if (x->budget > r->budget) r->budget = x->budget;
+    if (x->folded_methods > r->folded_methods)
+      r->folded_methods = x->folded_methods;
+  }
   int rc = 0;
   if (!g.p || (how == CR_MERGE_ALL && cr_profile_add_tree(g.p,
                                                           "all threads") < 0))

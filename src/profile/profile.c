@@ -6,6 +6,7 @@
 ** makes a deep tree -- deep recursion -- quadratic.)
 */
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -139,6 +140,7 @@ uint32_t cr_profile_add_method(cr_profile *p, const char *cls,
   m->size = size;
   m->native = native != 0;
   m->library = library != 0;
+  m->folded = 0;
   p->nmethods = id;
   return (uint32_t)id;
 }
@@ -392,6 +394,40 @@ static int jop_attrs(rd *s) {
   return 0;
 }
 
+/*
+** The run's facts about its trees (cr_prof_run): information, so that a
+** value that is not a number is ignored, as unknown attributes are.
+*/
+static void run_attrs(rd *s) {
+  static const struct {
+    const char *name;
+    size_t off;
+  } f[] = {
+    {"tree-nodes", offsetof(cr_prof_run, nodes)},
+    {"tree-bytes", offsetof(cr_prof_run, bytes)},
+    {"budget", offsetof(cr_prof_run, budget)},
+    {"folded-calls", offsetof(cr_prof_run, folded_calls)},
+    {"folded-methods", offsetof(cr_prof_run, folded_methods)},
+    {"folding-since", offsetof(cr_prof_run, folding_since)},
+    {"time", offsetof(cr_prof_run, time)},
+    {"interval-start", offsetof(cr_prof_run, interval_start)},
+    {"resets", offsetof(cr_prof_run, resets)},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+    char *v = attr(s, f[i].name);
+    if (!v) continue;
+    uint64_t x = 0;
+    int ok = *v != '\0';
+    for (const char *c = v; *c && ok; c++)
+      if (*c < '0' || *c > '9' || x > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
+        ok = 0;
+      else
+        x = x * 10 + (uint64_t)(*c - '0');
+    if (ok) *(uint64_t *)(void *)((char *)&s->p->run + f[i].off) = x;
+    xmlFree(v);
+  }
+}
+
 static int el_cct(rd *s) {
   if (s->seen_root) return bad(s, "more than one <cct>");
   s->seen_root = 1;
@@ -407,6 +443,7 @@ static int el_cct(rd *s) {
   char *m = attr(s, "mode");
   snprintf(s->p->mode, sizeof s->p->mode, "%s", m ? m : "");
   xmlFree(m);
+  run_attrs(s);
   return jop_attrs(s);
 }
 
@@ -414,9 +451,10 @@ static int el_method(rd *s) {
   if (s->depth || s->tree >= 0 || s->p->ntrees)
     return bad(s, "<method> must come before the trees, inside <cct>");
   uint64_t id, size;
-  int native, library, rc;
+  int native, library, folded, rc;
   if ((rc = num(s, "method", "id", CR_PROF_MAX_ITEMS, &id)) ||
-      (rc = bit(s, "native", &native)) || (rc = bit(s, "library", &library)))
+      (rc = bit(s, "native", &native)) || (rc = bit(s, "library", &library)) ||
+      (rc = bit(s, "folded", &folded)))
     return rc;
   char *sz = attr(s, "size");
   size = 0;
@@ -437,6 +475,8 @@ static int el_method(rd *s) {
   } else if (!cr_profile_add_method(s->p, c, n, d, (uint32_t)size, native,
                                     library)) {
     rc = cr_diag_set(s->d, CR_ENOMEM, -1, "out of memory");
+  } else {
+    s->p->methods[id].folded = folded != 0;
   }
   xmlFree(c);
   xmlFree(n);
@@ -741,6 +781,18 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
   if (p->jop.year && p->jop.cache_blocks)
     fprintf(f, " jop-cache-words=\"%d\" jop-cache-blocks=\"%d\"",
             p->jop.cache_words, p->jop.cache_blocks);
+  const cr_prof_run *r = &p->run;
+  const struct {
+    const char *name;
+    uint64_t v;
+  } run[] = {{"tree-nodes", r->nodes}, {"tree-bytes", r->bytes},
+             {"budget", r->budget}, {"folded-calls", r->folded_calls},
+             {"folded-methods", r->folded_methods},
+             {"folding-since", r->folding_since}, {"time", r->time},
+             {"interval-start", r->interval_start}, {"resets", r->resets}};
+  for (size_t i = 0; i < sizeof run / sizeof run[0]; i++)
+    if (run[i].v)
+      fprintf(f, " %s=\"%llu\"", run[i].name, (unsigned long long)run[i].v);
   fputs(">\n", f);
   for (size_t i = 1; i <= p->nmethods; i++) {
     const cr_prof_method *m = &p->methods[i];
@@ -753,6 +805,7 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
     fprintf(f, "\" size=\"%u\"", m->size);
     if (p->jop.year && m->size)     /* the size JOP's method cache loads */
       fprintf(f, " words=\"%u\"", (unsigned)(((uint64_t)m->size + 3) / 4));
+    if (m->folded) fputs(" folded=\"1\"", f);
     fprintf(f, " native=\"%d\" library=\"%d\"/>\n", m->native, m->library);
   }
   for (size_t t = 0; t < p->ntrees; t++) {

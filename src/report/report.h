@@ -152,6 +152,12 @@ void rp_puts(FILE *f, const char *s, const char *avoid);
 void rp_frame(FILE *f, const cr_prof_method *m, int desc, const char *avoid);
 
 /*
+** When the run folded calls (its trees reached their budget), one line
+** saying how many and where they are counted; nothing otherwise.
+*/
+void rp_fold_note(FILE *f, const rp_view *v);
+
+/*
 ** The frames of node 'n' from its tree's root, " > " between them; a path
 ** of more than 128 frames loses its middle. '*st' / '*cap' is scratch
 ** room the caller frees (grown here). CR_ENOMEM or 0.

@@ -113,6 +113,32 @@ int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out) {
                "methods used\n", v->label, p->nnodes,
           (unsigned long long)calls, p->ntrees, p->ntrees == 1 ? "" : "s",
           used, p->nmethods);
+  const cr_prof_run *r = &p->run;
+  if (r->nodes || r->bytes) {
+    fprintf(out, "trees in memory: %llu nodes, %.1f MiB (%.1f bytes a node)",
+            (unsigned long long)r->nodes, (double)r->bytes / 1048576.0,
+            r->nodes ? (double)r->bytes / (double)r->nodes : 0.0);
+    if (r->budget)
+      fprintf(out, ", budget %.1f MiB", (double)r->budget / 1048576.0);
+    putc('\n', out);
+  }
+  if (r->folded_calls) {
+    fprintf(out, "folded: %llu calls (%.1f%%) of %llu methods, in contexts "
+                 "past the budget",
+            (unsigned long long)r->folded_calls, pct(r->folded_calls, calls),
+            (unsigned long long)r->folded_methods);
+    if (r->folding_since && r->interval_start &&
+        r->folding_since >= r->interval_start)
+      fprintf(out, ", from %.1f s into the interval",
+              (double)(r->folding_since - r->interval_start) / 1000.0);
+    putc('\n', out);
+  }
+  if (r->time && r->interval_start && r->time >= r->interval_start) {
+    fprintf(out, "interval: %.1f s", (double)(r->time - r->interval_start) / 1000.0);
+    if (r->resets)
+      fprintf(out, ", since reset %llu", (unsigned long long)r->resets);
+    putc('\n', out);
+  }
   fputs("metrics:", out);
   for (size_t k = 0; k < p->nmetrics; k++) {
     putc(' ', out);

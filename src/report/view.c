@@ -181,6 +181,19 @@ void rp_puts(FILE *f, const char *s, const char *avoid) {
   }
 }
 
+void rp_fold_note(FILE *f, const rp_view *v) {
+  const cr_prof_run *r = &v->p->run;
+  if (!r->folded_calls) return;
+  fprintf(f, "note: %llu calls", (unsigned long long)r->folded_calls);
+  if (v->metric == 0 && v->grand)
+    fprintf(f, " (%.1f%%)", 100.0 * (double)r->folded_calls / (double)v->grand);
+  fputs(" were made in contexts past the trees' budget", f);
+  if (r->budget)
+    fprintf(f, " (%.1f MiB)", (double)r->budget / (1024.0 * 1024.0));
+  fputs(": each is counted under 'cccp.(folded)' at the top of its thread, "
+        "its method's total exact\n", f);
+}
+
 void rp_frame(FILE *f, const cr_prof_method *m, int desc, const char *avoid) {
   rp_puts(f, m->cls, avoid);
   putc('.', f);

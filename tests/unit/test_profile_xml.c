@@ -162,6 +162,61 @@ START_TEST(test_profile_xml__malformed) {
 }
 END_TEST
 
+/* A run's facts about its trees, and the fold nodes' method: read, kept
+** by a one-profile merge, written back; a value that is not a number is
+** information lost, not an error. */
+START_TEST(test_profile_xml__run) {
+  static const char xml[] =
+      "<cct version=\"1\" mode=\"cccp\" tree-nodes=\"12\" "
+      "tree-bytes=\"1056\" budget=\"2048\" folded-calls=\"30\" "
+      "folded-methods=\"2\" folding-since=\"1000\" time=\"5000\" "
+      "interval-start=\"900\" resets=\"x\">"
+      "<method id=\"1\" class=\"a/B\" name=\"m\" desc=\"()V\"/>"
+      "<method id=\"2\" class=\"cccp\" name=\"(folded)\" desc=\"\" "
+      "folded=\"1\"/>"
+      "<tree thread=\"main\"><node method=\"1\" calls=\"3\">"
+      "<node method=\"2\" calls=\"0\" folded=\"30\"/></node>"
+      "<node method=\"2\" calls=\"0\"><node method=\"1\" calls=\"30\"/>"
+      "</node></tree></cct>";
+  cr_profile *p, *m;
+  ck_assert_int_eq(load(&p, xml), 0);
+  ck_assert_uint_eq(p->run.nodes, 12);
+  ck_assert_uint_eq(p->run.bytes, 1056);
+  ck_assert_uint_eq(p->run.budget, 2048);
+  ck_assert_uint_eq(p->run.folded_calls, 30);
+  ck_assert_uint_eq(p->run.folded_methods, 2);
+  ck_assert_uint_eq(p->run.folding_since, 1000);
+  ck_assert_uint_eq(p->run.time, 5000);
+  ck_assert_uint_eq(p->run.interval_start, 900);
+  ck_assert_uint_eq(p->run.resets, 0);
+  ck_assert_int_eq(p->methods[1].folded, 0);
+  ck_assert_int_eq(p->methods[2].folded, 1);
+  const cr_profile *in[] = {p};
+  ck_assert_int_eq(cr_profile_merge(&m, in, 1, CR_MERGE_KEEP, &d), 0);
+  ck_assert_uint_eq(m->run.budget, 2048);
+  size_t len;
+  char *out = to_xml(m, &len);
+  ck_assert_ptr_nonnull(strstr(out, " tree-nodes=\"12\" "));
+  ck_assert_ptr_nonnull(strstr(out, " folded-calls=\"30\" "));
+  ck_assert_ptr_null(strstr(out, "resets"));
+  ck_assert_ptr_nonnull(strstr(out, "name=\"(folded)\" desc=\"\" size=\"0\" "
+                                   "folded=\"1\""));
+  cr_profile *q;
+  ck_assert_int_eq(load(&q, out), 0);
+  ck_assert_int_eq(q->methods[2].folded, 1);
+  ck_assert_uint_eq(q->run.interval_start, 900);
+  const char *badbit = "<cct version=\"1\"><method id=\"1\" class=\"a\" "
+                       "name=\"b\" desc=\"()V\" folded=\"2\"/></cct>";
+  cr_profile *r = NULL;
+  ck_assert_int_eq(load(&r, badbit), CR_EFORMAT);
+  ck_assert_ptr_nonnull(strstr(d.msg, "'folded' must be 0 or 1"));
+  free(out);
+  cr_profile_free(q);
+  cr_profile_free(m);
+  cr_profile_free(p);
+}
+END_TEST
+
 /* A DOCTYPE after a long comment, so it straddles libxml2's read chunks. */
 START_TEST(test_profile_xml__doctype_chunks) {
   for (size_t pad = 4080; pad < 4110; pad += 3) {
@@ -712,6 +767,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(t, test_profile_xml__malformed, 0,
                       (int)(sizeof bad / sizeof bad[0]));
   tcase_add_test(t, test_profile_xml__doctype_chunks);
+  tcase_add_test(t, test_profile_xml__run);
   tcase_add_test(t, test_profile_xml__after_root);
   tcase_add_test(t, test_profile_xml__indent);
   tcase_add_test(t, test_profile_xml__file_errors);

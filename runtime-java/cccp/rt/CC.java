@@ -28,6 +28,10 @@ public class CC {
   final int mid;          // method id, 0 for a thread root
   final CC parent;        // null for a thread root
   long calls;             // times this context was entered
+  /* 'calls' at the last reset (a snapshot that starts a new interval):
+  ** profiles hold 'calls - base'. Only dumps and merges, under the
+  ** registry's lock, touch it. */
+  long base;
   /*
    * Children by the low three bits of their id: the first child made with
    * those bits, never replaced. The call site's id is a constant, so once
@@ -37,10 +41,8 @@ public class CC {
    * (1.4 M calls per iteration) the one-entry cache missed 60% of the
    * calls, which then paid the table and often 'find', and moving it
    * would have cost a GC write barrier per miss (see lookup); the slots
-   * miss 17%, and are written once, when the child is made.
-   * bench/apps --app-only, JDK 17, geometric mean over plain: 1.75x ->
-   * 1.63x (h2 2.20x -> 1.99x); four slots gave 1.72x -> 1.66x. A node
-   * takes 80 bytes instead of 56 (compressed references).
+   * miss 17%, and are written once, when the child is made. They take
+   * 32 of a node's 88 bytes (Budget.NODE).
    */
   private CC k0, k1, k2, k3, k4, k5, k6, k7;
   CC first;               // first child (creation order)
@@ -77,11 +79,13 @@ public class CC {
    * rewriter asked for counters (its options file sets cccp.counters):
    * other runs do not pay for the fields.
    */
-  static final class Metered extends CC {
+  static class Metered extends CC {
     long cycles;          // JOP cycles
     long bytecodes;       // executed bytecodes
     long allocations;     // executed allocation bytecodes
     long returns;         // normal returns (--jop)
+    /* their values at the last reset (see 'base') */
+    long cyclesBase, bytecodesBase, allocationsBase, returnsBase;
 
     Metered(int mid, CC parent) {
       super(mid, parent);
@@ -294,9 +298,57 @@ public class CC {
     return add(m);
   }
 
-  /** Append a new child for 'm' (the list first, so a dump sees it). */
+  /*
+   * A new child for 'm', when the tree's budget allows it; otherwise the
+   * call counts in this node's fold node (see Fold). A fold node makes
+   * no children: every call under it counts in it. Memory that runs out
+   * here stops the tree's growth everywhere (Budget.full), not the
+   * program.
+   */
   private CC add(int m) {
-    CC c = Cfg.METERED ? new Metered(m, this) : new CC(m, this);
+    if (this instanceof Fold) return ((Fold) this).more(m);
+    Root r = Slots.tree();
+    CC c = make(m, r, false);
+    return c != null ? c : fold(r, m);
+  }
+
+  /*
+   * Make and link the child 'm', charged to tree 'r' (null: to the
+   * budget directly): null when the budget refuses it ('force' takes it
+   * anyway: merges, which free more than they take) or the heap has no
+   * room. The table a child needs is made before anything is linked.
+   */
+  private CC make(int m, Root r, boolean force) {
+    boolean fold = m == Budget.fold;
+    int k = nkids + 1;
+    int cap = k > 1 && (table == null || k * 2 > table.length) ? cap(k) : 0;
+    long size = (fold ? Budget.FOLD : Cfg.METERED ? Budget.METERED
+                 : Budget.NODE) + (cap > 0 ? Budget.array(cap) : 0);
+    if (!Budget.take(r, size, force, fold)) return null;
+    CC c;
+    CC[] t = null;
+    try {
+      c = fold ? new Fold(m, this, r) : Cfg.METERED ? new Metered(m, this)
+          : new CC(m, this);
+      if (cap > 0) t = new CC[cap];
+    } catch (OutOfMemoryError e) {
+      Budget.full();
+      Budget.give(r, size);
+      return null;
+    }
+    if (t != null && table != null) Budget.give(r, Budget.array(table.length));
+    if (r != null) {
+      r.nodes++;
+      if (fold && this == r && r.top == null) r.top = (Fold) c;
+    }
+    link(c, t);
+    return c;
+  }
+
+  /* Append child 'c' (the list first, so a dump sees it); 't', when not
+  ** null, is the larger table it needs. */
+  private void link(CC c, CC[] t) {
+    int m = c.mid;
     if (tail == null) first = c;
     else tail.next = c;
     tail = c;
@@ -311,18 +363,120 @@ public class CC {
     default: if (k7 == null) k7 = c; break;
     }
     if (++nkids > 1) {
-      if (table == null || nkids * 2 > table.length) rehash();
-      else put(table, c);
+      if (t != null) {
+        for (CC d = first; d != null; d = d.next) put(t, d);
+        table = t;
+      } else {
+        put(table, c);
+      }
     }
-    return c;
   }
 
-  private void rehash() {
+  /* The table's length for 'k' children: at most half full. */
+  private static int cap(int k) {
     int n = 4;
-    while (n < nkids * 2) n <<= 1;
-    CC[] t = new CC[n];
-    for (CC c = first; c != null; c = c.next) put(t, c);
-    table = t;
+    while (n < k * 2) n <<= 1;
+    return n;
+  }
+
+  /* The child for 'm' if there is one, else null. */
+  private CC existing(int m) {
+    CC[] t = table;
+    if (t == null) {
+      for (CC c = first; c != null; c = c.next)
+        if (c.mid == m) return c;
+      return null;
+    }
+    int mask = t.length - 1;
+    for (int i = home(m, mask); t[i] != null; i = (i + 1) & mask)
+      if (t[i].mid == m) return t[i];
+    return null;
+  }
+
+  /*
+   * The call of 'm' from this node, whose child for it the budget
+   * refused: counted in this node's fold node, made on first use (the
+   * tree's top fold node when there is no room even for that).
+   */
+  private CC fold(Root r, int m) {
+    if (r == null) return this;         // no tree to fold into: see Root
+    if (Budget.fold == 0) Budget.registerFold();
+    CC f = Budget.fold == 0 ? null : existing(Budget.fold);
+    if (f == null && Budget.fold != 0) f = make(Budget.fold, r, false);
+    if (!(f instanceof Fold)) f = r.top();
+    return f == null ? this : ((Fold) f).more(m);
+  }
+
+  /* ----------------------------------------------------- folding */
+
+  /**
+   * A thread's root, with what the budget needs of its tree: the bytes
+   * its nodes and tables take (estimated, Budget) and those the budget
+   * granted it that it has not used yet, and where its folded calls go.
+   * Only the thread itself touches its counts; merges and dumps hold the
+   * registry's lock.
+   */
+  static final class Root extends CC {
+    long reserve;         // bytes granted, not used yet
+    long bytes;           // bytes of this tree's nodes and tables
+    long nodes;           // nodes under the root
+    /* the fold node under the root itself, and the calls of folded
+    ** methods by id; made at the tree's first fold */
+    Fold top;
+    Folds folds;
+
+    Root() {
+      super(0, null);
+    }
+
+    /*
+     * The top fold node: where a fold point that cannot have a fold node
+     * of its own counts. Null when the heap has no room for it.
+     */
+    Fold top() {
+      try {
+        if (folds == null) folds = new Folds();
+      } catch (OutOfMemoryError e) {
+        Budget.full();
+      }
+      if (top != null) return top;
+      if (Budget.fold == 0) Budget.registerFold();
+      if (Budget.fold != 0) ((CC) this).make(Budget.fold, this, true);
+      return top;
+    }
+  }
+
+  /**
+   * A fold node: the child, under a kept context, of method "(folded)"
+   * that counts every call made below that context in contexts the
+   * budget did not keep. It counts the calls ('calls', written as the
+   * metric 'folded'), and the calls of each method in its tree's
+   * per-method table (Folds), so that every method's total stays exact;
+   * with block counters, what those calls counted. It never has
+   * children: enter(fold, m) comes back to it (add).
+   */
+  static final class Fold extends Metered {
+    final Root root;
+
+    Fold(int mid, CC parent, Root root) {
+      super(mid, parent);
+      this.root = root;
+    }
+
+    /* A call of method 'm' under this fold point. */
+    CC more(int m) {
+      Folds f = root.folds;
+      if (f == null) {
+        try {
+          f = root.folds = new Folds();
+        } catch (OutOfMemoryError e) {
+          Budget.full();
+          return this;
+        }
+      }
+      f.add(m, 1);
+      return this;
+    }
   }
 
   /* Where the table's probing for id 'm' starts (see 'table'). */
@@ -399,11 +553,13 @@ public class CC {
     int[] cacheTags;      // JopCache: the method of each block, 0 = none
     int cacheNext;        // JopCache: where the next miss loads
     int renew = RENEW;    // stores until a young copy replaces it (Slots)
+    Root root;            // app mode: the thread's tree (Slots.tree)
 
     /** A copy, made now and so young. */
     Slot copy() {
       Slot n = new Slot();
       n.node = node;
+      n.root = root;
       n.cacheTags = cacheTags;
       n.cacheNext = cacheNext;
       return n;
@@ -504,17 +660,22 @@ public class CC {
   static CC newRoot(Thread t) {
     String name = t.getName();
     if (name == null) return null;      // 't' is being constructed
+    if (name.isEmpty() && isVirtual(t)) name = "(virtual)";
     boolean sys = isSystem(t);
-    CC root = new CC(0, null);
+    Root root = new Root();
     Registry.addRoot(root, name, sys, t);
     return root;
   }
 
   /*
    * Add the counts of the tree under 'from' to the tree under 'into'
-   * (same contexts: same method ids on the path), without recursion.
+   * (same contexts: same method ids on the path), without recursion,
+   * the nodes 'into' lacks made whatever the budget says ('from' is
+   * dropped next, which frees more). What 'from' counted since the last
+   * reset is added (its counts minus their bases), so that the next
+   * profile's intervals hold it; before any reset the bases are 0.
    */
-  static void merge(CC into, CC from) {
+  static void merge(Root into, Root from) {
     CC[] stack = new CC[64];
     int sp = 0;
     stack[sp++] = into;
@@ -522,22 +683,26 @@ public class CC {
     while (sp > 0) {
       CC b = stack[--sp], a = stack[--sp];
       for (CC c = b.first; c != null; c = c.next) {
-        CC d = a.lookup(c.mid);
-        d.calls += c.calls;
+        CC d = a.existing(c.mid);
+        if (d == null) d = a.make(c.mid, into, true);
+        if (d == null) d = a;             // the heap is full: see make
+        d.calls += c.calls - c.base;
         if (c instanceof Metered && d instanceof Metered) {
           Metered mc = (Metered) c, md = (Metered) d;
-          md.cycles += mc.cycles;
-          md.bytecodes += mc.bytecodes;
-          md.allocations += mc.allocations;
-          md.returns += mc.returns;
+          md.cycles += mc.cycles - mc.cyclesBase;
+          md.bytecodes += mc.bytecodes - mc.bytecodesBase;
+          md.allocations += mc.allocations - mc.allocationsBase;
+          md.returns += mc.returns - mc.returnsBase;
         }
-        if (c.first == null) continue;
+        if (c.first == null || d == a) continue;
         if (sp + 2 > stack.length)
           stack = java.util.Arrays.copyOf(stack, stack.length * 2);
         stack[sp++] = d;
         stack[sp++] = c;
       }
     }
+    if (from.folds != null && into.top() != null && into.folds != null)
+      into.folds.addAll(from.folds);
   }
 
   /**
@@ -558,6 +723,11 @@ public class CC {
         i++;
     }
     return b == null ? name : b.toString();
+  }
+
+  /* A virtual thread (JDK 21 and later; JDK 19 and 20 as a preview). */
+  static boolean isVirtual(Thread t) {
+    return "java.lang.VirtualThread".equals(t.getClass().getName());
   }
 
   /*
@@ -627,6 +797,8 @@ public class CC {
       }
       Registry.jdk(m);
     }
+    Budget.configure();
+    Snapshot.configure();
     Slots.start();
   }
 
@@ -667,7 +839,7 @@ public class CC {
     ** instrumented (flag 4), for the agent's stack-walk filter */
     private static final HashSet<String> APP = new HashSet<String>();
 
-    static final ArrayList<CC> ROOTS = new ArrayList<CC>();
+    static final ArrayList<Root> ROOTS = new ArrayList<Root>();
     static final ArrayList<String> NAMES = new ArrayList<String>();
     static final ArrayList<Boolean> SYSTEM = new ArrayList<Boolean>();
     private static boolean hooked;
@@ -781,11 +953,11 @@ public class CC {
         new ArrayList<java.lang.ref.WeakReference<Thread>>();
     /* the tree of the ended threads of a name pattern, by "0"/"1" (system
     ** thread or not) and the pattern */
-    private static final HashMap<String, CC> ENDED = new HashMap<String, CC>();
+    private static final HashMap<String, Root> ENDED = new HashMap<String, Root>();
     /* app mode: look for ended threads when there are this many roots */
     private static int sweepAt = 64;
 
-    static synchronized void addRoot(CC root, String thread, boolean sys,
+    static synchronized void addRoot(Root root, String thread, boolean sys,
                                      Thread t) {
       if (!Slots.JDK && ROOTS.size() >= sweepAt) {
         sweep();
@@ -803,6 +975,7 @@ public class CC {
       int i = ROOTS.lastIndexOf(root);
       if (i < 0) return;
       fold(i);
+      Budget.release(ROOTS.get(i));
       ROOTS.remove(i);
       NAMES.remove(i);
       SYSTEM.remove(i);
@@ -814,9 +987,9 @@ public class CC {
       boolean sys = SYSTEM.get(i).booleanValue();
       String p = pattern(NAMES.get(i));
       String key = (sys ? "1" : "0") + p;
-      CC agg = ENDED.get(key);
+      Root agg = ENDED.get(key);
       if (agg == null) {
-        agg = new CC(0, null);
+        agg = new Root();
         ENDED.put(key, agg);
         ROOTS.add(agg);
         NAMES.add(p);
@@ -836,6 +1009,7 @@ public class CC {
         Thread t = w == null ? null : w.get();
         if (w != null && (t == null || !t.isAlive())) {
           fold(i);
+          Budget.release(ROOTS.get(i));
           continue;
         }
         ROOTS.set(k, ROOTS.get(i));
@@ -864,6 +1038,10 @@ public class CC {
     private static void hook() {
       if (hooked || off) return;
       hooked = true;
+      if (!Slots.JDK) {
+        Budget.configure();
+        Snapshot.configure();
+      }
       try {
         Dump d = new Dump();
         if (exitInserted) exitDump = d;
@@ -878,6 +1056,11 @@ public class CC {
     ** start), and the dump it is to run, once. */
     static boolean exitInserted;
     private static Dump exitDump;
+    /* when the interval the counts cover began (ms since the epoch: the
+    ** runtime's start, then each reset), and how many resets there were;
+    ** under the class lock, as the dump is */
+    static long intervalStart = System.currentTimeMillis();
+    static int resets;
 
     static synchronized Dump exitDump() {
       Dump d = exitDump;

@@ -93,9 +93,29 @@ final class Slots {
   /** JDK mode only (see runtime-java/jdk). */
   static void start() {}
 
-  /** JDK mode only: app mode dumps from an application shutdown hook. */
+  /**
+   * Registers the dump as the JDK's last system shutdown hook (slot 9 of
+   * java.lang.Shutdown's ten; the JDK uses 0 to 2), as JDK mode does: it
+   * runs after the application's hooks (their calls are in the profile),
+   * in the thread that shuts the VM down, and needs no new thread: when
+   * the program's own OutOfMemoryError has filled the heap, the JDK cannot
+   * start the application's hooks, and the dump still runs (it frees its
+   * reserve first, Budget.free). Needs the agent, which exports
+   * jdk.internal.access to the runtime; false without it, or when the
+   * slot is taken: then an application hook writes the profile.
+   */
   static boolean systemHook(Runnable dump) {
-    return false;
+    try {
+      Class<?> s = Class.forName("jdk.internal.access.SharedSecrets");
+      Object a = s.getMethod("getJavaLangAccess").invoke(null);
+      Class<?> i = Class.forName("jdk.internal.access.JavaLangAccess");
+      i.getMethod("registerShutdownHook", int.class, boolean.class,
+                  Runnable.class)
+          .invoke(a, 9, false, dump);
+      return true;
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return false;
+    }
   }
 
   /** JDK mode only: app mode keeps the slot's node (CC.upcall). */
@@ -138,7 +158,15 @@ final class Slots {
   private static CC.Slot newSlot() {
     CC.Slot s = new CC.Slot();
     SLOT.set(s);
-    s.node = CC.newRoot(Thread.currentThread());
+    CC r = CC.newRoot(Thread.currentThread());
+    if (r instanceof CC.Root) s.root = (CC.Root) r;
+    s.node = r;
     return s;
+  }
+
+  /** The current thread's tree, or null (see CC.add). */
+  static CC.Root tree() {
+    CC.Slot s = slot();
+    return s == null ? null : s.root;
   }
 }

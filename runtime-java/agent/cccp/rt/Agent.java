@@ -53,6 +53,11 @@ public final class Agent {
 
   public static void premain(String args, Instrumentation inst) {
     try {
+      exports(inst);
+    } catch (Throwable e) {
+      /* then the profile is written by an application shutdown hook */
+    }
+    try {
       install(inst);
     } catch (Throwable e) {
       System.err.println("cccp: reflection will show the members cccp adds: "
@@ -86,6 +91,22 @@ public final class Agent {
             PatchClass.GETFIELD, "npeMessage",
             "(Ljava/lang/NullPointerException;)Ljava/lang/String;")});
     retransform(inst, edits, NullPointerException.class);
+  }
+
+  /*
+  ** java.base exports jdk.internal.access to the runtime, so that the dump
+  ** at exit can be the JDK's last system shutdown hook, as in JDK mode
+  ** (Slots.systemHook): it then runs after the application's hooks, and
+  ** runs even when the heap is so full that the JDK cannot start them.
+  */
+  static void exports(Instrumentation inst) {
+    Module base = Class.class.getModule(), self = Agent.class.getModule();
+    inst.redefineModule(base, Collections.<Module>emptySet(),
+                        Collections.singletonMap("jdk.internal.access",
+                                                 Collections.singleton(self)),
+                        Collections.<String, Set<Module>>emptyMap(),
+                        Collections.<Class<?>>emptySet(),
+                        Collections.<Class<?>, java.util.List<Class<?>>>emptyMap());
   }
 
   static void install(Instrumentation inst) throws Throwable {

@@ -23,4 +23,10 @@ public class Thread implements Runnable {
   public final boolean isAlive() { return false; }
 
   public void run() {}
+
+  public final void setDaemon(boolean on) {}
+
+  public void start() {}
+
+  public static void sleep(long ms) throws InterruptedException {}
 }

@@ -71,6 +71,12 @@ final class Slots {
     return prev;
   }
 
+  /** The current thread's tree, or null (see CC.add). */
+  static CC.Root tree() {
+    CC r = Thread.currentThread().cccp$root;
+    return r instanceof CC.Root ? (CC.Root) r : null;
+  }
+
   /** App mode's (CC.restore); JDK mode does not call it. */
   static void restore(CC node) {
     set(node);
