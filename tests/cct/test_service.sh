@@ -147,7 +147,14 @@ run_service() {
     pass "$LABEL: no exception or warning in the service's output ($(wc -l <"$RUN/out.txt") lines)"
   fi
   if [ "$mode" = inst ]; then
-    local p="$RUN/cct.xml" got
+    local p="$RUN/cct.xml" got from
+    # every class read from a jar came from a rewritten one
+    from=$(sed -n 's/.* source: \(file:\)\{0,1\}\(\/[^ ]*\.jar\)$/\2/p' "$RUN/load.log" | sort | uniq -c)
+    if [ -n "$from" ] && ! echo "$from" | grep -vq " $T/inst/"; then
+      pass "$LABEL: every class loaded from a jar came from the rewritten ones ($(echo "$from" | awk '{ n += $1 } END { print n }') classes from $(echo "$from" | wc -l) jars, the runtime's among them)"
+    else
+      fail "$LABEL: classes loaded from jars that were not rewritten"; echo "$from" | sed 's/^/       /'
+    fi
     if [ ! -s "$p" ]; then fail "$LABEL: the profile is written at exit"; return 0; fi
     expect_exit 0 "$LABEL: cccp-report stats reads the profile at exit" "$REPORT" stats "$p"
     echo "$out" | sed -n '1p;/^threads/,$p' | sed 's/^/       /'
@@ -176,7 +183,8 @@ for J in "${JDKS[@]}"; do
   echo "-- JDK $v"
   run_service "jdk$v-plain" plain "$J/bin/java" -cp "$CP"
   run_service "jdk$v-cccp" inst "$J/bin/java" @"$T/inst/cccp.args" \
-    -Dcccp.out="$T/jdk$v-cccp/cct.xml" -cp "$ICP"
+    -Dcccp.out="$T/jdk$v-cccp/cct.xml" \
+    -Xlog:class+load=info:file="$T/jdk$v-cccp/load.log":none -cp "$ICP"
 done
 
 echo "  test_service.sh took $((SECONDS - START)) s"
