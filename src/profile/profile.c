@@ -1,7 +1,8 @@
 /*
 ** profile.c -- profile XML version 1: builder, streaming reader (libxml2
-** SAX2 callbacks over our own input callback, which refuses a DOCTYPE
-** before libxml2 parses it), streaming writer, expectation files.
+** SAX2 callbacks over our own input callback, input.c, which inflates
+** gzip and refuses a DOCTYPE before libxml2 parses it), streaming writer,
+** expectation files.
 ** (Not xmlTextReader: it walks the open ancestors on every read, which
 ** makes a deep tree -- deep recursion -- quadratic.)
 */
@@ -477,6 +478,7 @@ static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
   const char *name = (const char *)local;
   int depth = s->xdepth++;
   if (depth == 0) s->in->root = 1;
+  s->in->mark = s->in->out;
   s->attrs = attrs;
   s->nattrs = nattrs;
   int rc;
@@ -510,6 +512,7 @@ static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
   (void)uri;
   if (s->rc) return;
   s->xdepth--;
+  s->in->mark = s->in->out;
   if (eq(local, "node") && s->depth) s->depth--;
   else if (strcmp((const char *)local, "tree") == 0) s->tree = -1;
 }
@@ -606,6 +609,24 @@ static int load(cr_profile **out, cr_prof_input *in, const char *name,
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     goto out;
   }
+  /* Corrupt gzip data may inflate to garbage before zlib notices: the
+     garbage's XML error is not the one to report. */
+  if (in->gz && !in->doctype &&
+      (s.rc == CR_EFORMAT || (!s.rc && (k < 0 || !s.ctxt->wellFormed))))
+    cr_prof__drain(in, CR_PROF_MAX_GAP);
+  if (in->err == CR_ENOMEM) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  if (in->err == CR_ETOOLARGE) {
+    rc = cr_diag_set(d, CR_ETOOLARGE, -1, "%s:%d: %s", name,
+                     xmlSAX2GetLineNumber(s.ctxt), in->why);
+    goto out;
+  }
+  if (in->err && !in->doctype) {
+    rc = cr_diag_set(d, in->err, -1, "%s: %s", name, in->why);
+    goto out;
+  }
   if ((rc = s.rc)) goto out;
   if (k < 0 || !s.ctxt->wellFormed || in->doctype || in->ioerr) {
     if (in->doctype)
@@ -643,26 +664,33 @@ out:
 }
 
 int cr_profile_load(cr_profile **out, const char *path, cr_diag *d) {
-  cr_prof_input in;
-  memset(&in, 0, sizeof in);
-  in.f = fopen(path, "rb");
-  if (!in.f) {
-    *out = NULL;
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f)
     return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, -1,
                        "%s: %s", path, strerror(errno));
-  }
-  int rc = load(out, &in, path, d);
-  fclose(in.f);
+  cr_prof_input in;
+  int rc = cr_prof__input_file(&in, f);
+  if (rc == CR_EIO)
+    rc = cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(in.ioerr));
+  else if (rc)
+    rc = cr_diag_set(d, rc, -1, "out of memory");
+  else
+    rc = load(out, &in, path, d);
+  cr_prof__input_close(&in);
+  fclose(f);
   return rc;
 }
 
 int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
                            const char *name, cr_diag *d) {
+  *out = NULL;
   cr_prof_input in;
-  memset(&in, 0, sizeof in);
-  in.mem = xml;
-  in.len = len;
-  return load(out, &in, name, d);
+  int rc = cr_prof__input_memory(&in, xml, len);
+  if (rc) rc = cr_diag_set(d, rc, -1, "out of memory");
+  else rc = load(out, &in, name, d);
+  cr_prof__input_close(&in);
+  return rc;
 }
 
 /* ------------------------------------------------------------- writer */
