@@ -269,7 +269,8 @@ asan-suites: asan-build
 	  CCCP_REWRITE=$(CURDIR)/build-asan/bin/cccp-rewrite \
 	  CCCP_REPORT=$(CURDIR)/build-asan/bin/cccp-report \
 	  bash tests/run-integration.sh tests/cli/test_cli.sh \
-	  tests/report/test_report.sh tests/hostile/test_hostile.sh
+	  tests/report/test_report.sh tests/report/test_report_gz.sh \
+	  tests/hostile/test_hostile.sh
 
 # FHS places under PREFIX (staged under DESTDIR): the tools find their
 # runtime at ../share/cccp from their own directory.
@@ -301,9 +302,10 @@ bench: $(BIN) $(RT_JAR)
 bench-micro: $(BIN) $(RT_JAR)
 	bench/micro
 
-# The cccp-report suite alone (also part of 'make check').
+# The cccp-report suites alone (also part of 'make check').
 check-report: $(REPORT)
 	BUILD=$(BUILD) bash tests/report/test_report.sh
+	BUILD=$(BUILD) bash tests/report/test_report_gz.sh
 
 # valgrind memcheck on representative runs of $(BIN) (about half a
 # minute; also part of 'make check')

@@ -106,9 +106,17 @@ typedef struct cr_profile {
   size_t capm, capn, capt;
 } cr_profile;
 
-/* Limits the reader enforces (also make an absurd file fail cleanly). */
+/*
+** Limits the reader enforces (also make an absurd file fail cleanly).
+** 'CR_PROF_MAX_GAP': in a gzip-compressed profile, the bytes of XML
+** between two tags at most, so that a small file which inflates to
+** endless whitespace, a comment or an attribute value fails early
+** (CR_ETOOLARGE) instead of being read for as long as it inflates.
+*/
 #define CR_PROF_MAX_DEPTH 1000000
 #define CR_PROF_MAX_ITEMS 0x7fffffffu
+#define CR_PROF_MAX_GAP (16u << 20)
+#define CR_PROF_MAX_GAP_TEXT "16 MiB"
 
 /* Value of metric 'k' at 'node'. */
 static inline uint64_t cr_profile_value(const cr_profile *p, size_t k,
@@ -117,17 +125,22 @@ static inline uint64_t cr_profile_value(const cr_profile *p, size_t k,
 }
 
 /*
-** Read a profile file. No network, no DTD (a document with a DOCTYPE is
+** Read a profile file, plain XML or gzip-compressed (told by the magic
+** bytes, not by the name; inflated as a stream, member after member as
+** gzip(1) reads them). No network, no DTD (a document with a DOCTYPE is
 ** refused), no entities but XML's five predefined ones. A <node>
 ** attribute other than 'method' whose value is an unsigned decimal is a
 ** metric (at most CR_PROF_MAX_METRICS in all, else CR_ETOOLARGE); other
 ** unknown attributes are ignored. Unknown elements, text, bad numbers,
 ** undefined or out-of-order method ids are CR_EFORMAT, and malformed XML
-** too; the message then reads "FILE:LINE: what". Another version is
+** too; the message then reads "FILE:LINE: what". Corrupt or truncated
+** gzip data, or bytes after the last gzip member that are not one, are
+** CR_EFORMAT "FILE: corrupt gzip data (why)", "FILE: truncated gzip
+** data", "FILE: trailing garbage after gzip data". Another version is
 ** CR_EUNSUPPORTED. On success '*out' is the caller's (cr_profile_free).
 */
 int cr_profile_load(cr_profile **out, const char *path, cr_diag *d);
-/* Same, from memory; 'name' is used in messages. */
+/* Same, from memory (plain or gzip); 'name' is used in messages. */
 int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
                            const char *name, cr_diag *d);
 void cr_profile_free(cr_profile *p);

@@ -375,13 +375,19 @@ int cli_inputs_place(cli_inputs *set, cli_closure *c, size_t j, cr_diag *d);
 int cli_inputs_follow(cli_inputs *src, size_t i, cli_inputs *dst,
                       cli_closure *c, cr_diag *d);
 
-/* A file written under a temporary name and renamed when complete. */
+/*
+** A file written under a temporary name and renamed when complete.
+** '_open_gzip': what is written to 'f' is gzip-compressed into the file
+** (one member, deflate level 1).
+*/
 typedef struct cli_afile {
   FILE *f;
+  FILE *raw;             /* the temporary file under a compressing 'f' */
   char path[4096];
   char tmp[4200];
 } cli_afile;
 int cli_atomic_open(cli_afile *af, const char *path, cr_diag *d);
+int cli_atomic_open_gzip(cli_afile *af, const char *path, cr_diag *d);
 int cli_atomic_commit(cli_afile *af, cr_diag *d);   /* closes */
 void cli_atomic_abort(cli_afile *af);               /* closes, unlinks */
 /* mkdir -p, new folders with 'mode'; 0 if 'path' is then a folder. */

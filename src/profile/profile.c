@@ -1,13 +1,13 @@
 /*
 ** profile.c -- profile XML version 1: builder, streaming reader (libxml2
-** SAX2 callbacks over our own input callback, which refuses a DOCTYPE
-** before libxml2 parses it), streaming writer, expectation files.
+** SAX2 callbacks over our own input callback, input.c, which inflates
+** gzip and refuses a DOCTYPE before libxml2 parses it), streaming writer,
+** expectation files.
 ** (Not xmlTextReader: it walks the open ancestors on every read, which
 ** makes a deep tree -- deep recursion -- quadratic.)
 */
 #include <errno.h>
 #include <stddef.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 #include <libxml/SAX2.h>
 
 #include "cccp/profile.h"
+#include "prof_int.h"
 
 /* ------------------------------------------------------------ builder */
 
@@ -188,63 +189,9 @@ uint32_t cr_profile_add_node(cr_profile *p, uint32_t tree, uint32_t parent,
 
 /*
 ** XML_PARSE_HUGE lifts libxml2's nesting limit (256), which deep recursion
-** reaches; it is safe here because no DTD, hence no entity, is ever read.
-** Input: a FILE or a memory block, fed to libxml2 by 'ioread', which
-** watches the bytes for "<!DOCTYPE" (across chunk boundaries) and fails
-** the read when it appears, so no DTD or entity declaration is ever
-** parsed. A DOCTYPE can only come before the root element: once that has
-** started, the rest of the file (nearly all of it) is handed over unread.
+** reaches; it is safe here because no DTD, hence no entity, is ever read
+** (the input refuses a DOCTYPE, see prof_int.h).
 */
-typedef struct input {
-  FILE *f;
-  const char *mem;
-  size_t len, pos;
-  char tail[8];          /* last bytes of the previous chunk */
-  size_t ntail;
-  int doctype;           /* set when a DOCTYPE was seen: its line */
-  long nl;               /* newlines in the bytes scanned so far */
-  int ioerr;             /* errno of a read error */
-  int root;              /* the root element has started: scan no more */
-} input;
-
-static int ioread(void *ctx, char *buf, int len) {
-  input *in = ctx;
-  size_t n;
-  if (in->f) {
-    n = fread(buf, 1, (size_t)len, in->f);
-    if (n == 0 && ferror(in->f)) {
-      in->ioerr = errno ? errno : EIO;
-      return -1;
-    }
-  } else {
-    n = in->len - in->pos;
-    if (n > (size_t)len) n = (size_t)len;
-    memcpy(buf, in->mem + in->pos, n);
-    in->pos += n;
-  }
-  if (in->root) return (int)n;
-  static const char pat[] = "<!DOCTYPE";
-  const size_t pl = sizeof pat - 1;
-  char win[8 + 4096];
-  for (size_t off = 0; off < n; off += 4096) {
-    size_t k = n - off < 4096 ? n - off : 4096;
-    memcpy(win, in->tail, in->ntail);
-    memcpy(win + in->ntail, buf + off, k);
-    size_t w = in->ntail + k;
-    for (size_t i = 0; i + pl <= w; i++)
-      if (win[i] == '<' && memcmp(win + i, pat, pl) == 0) {
-        long line = 1 + in->nl;
-        for (size_t j = in->ntail; j < i; j++) line += win[j] == '\n';
-        in->doctype = line > INT_MAX ? INT_MAX : (int)line;
-        return -1;
-      }
-    for (size_t j = in->ntail; j < w; j++) in->nl += win[j] == '\n';
-    in->ntail = w < pl - 1 ? w : pl - 1;
-    memmove(in->tail, win + w - in->ntail, in->ntail);
-  }
-  return (int)n;
-}
-
 static int ioclose(void *ctx) {
   (void)ctx;
   return 0;
@@ -266,7 +213,7 @@ typedef struct rd {
   size_t depth, cap;
   long tree;             /* current tree, -1 outside */
   int seen_root;
-  input *in;
+  cr_prof_input *in;
 } rd;
 
 static void onerror(void *ctx, xmlErrorPtr e) {
@@ -571,6 +518,7 @@ static void on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
   const char *name = (const char *)local;
   int depth = s->xdepth++;
   if (depth == 0) s->in->root = 1;
+  s->in->mark = s->in->out;
   s->attrs = attrs;
   s->nattrs = nattrs;
   int rc;
@@ -604,6 +552,7 @@ static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
   (void)uri;
   if (s->rc) return;
   s->xdepth--;
+  s->in->mark = s->in->out;
   if (eq(local, "node") && s->depth) s->depth--;
   else if (strcmp((const char *)local, "tree") == 0) s->tree = -1;
 }
@@ -653,7 +602,8 @@ static void quiet(void *ctx, const char *msg, ...) {
   (void)msg;
 }
 
-static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
+static int load(cr_profile **out, cr_prof_input *in, const char *name,
+                cr_diag *d) {
   *out = NULL;
   rd s;
   memset(&s, 0, sizeof s);
@@ -683,7 +633,7 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   void *oldserrctx = xmlStructuredErrorContext;
   xmlSetGenericErrorFunc(NULL, quiet);
   xmlSetStructuredErrorFunc(NULL, NULL);
-  s.ctxt = xmlCreateIOParserCtxt(&sax, &s, ioread, ioclose, in,
+  s.ctxt = xmlCreateIOParserCtxt(&sax, &s, cr_prof__read, ioclose, in,
                                  XML_CHAR_ENCODING_NONE);
   if (!s.ctxt) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
@@ -697,6 +647,24 @@ static int load(cr_profile **out, input *in, const char *name, cr_diag *d) {
   int k = xmlParseDocument(s.ctxt);
   if (s.oom) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  /* Corrupt gzip data may inflate to garbage before zlib notices: the
+     garbage's XML error is not the one to report. */
+  if (in->gz && !in->doctype &&
+      (s.rc == CR_EFORMAT || (!s.rc && (k < 0 || !s.ctxt->wellFormed))))
+    cr_prof__drain(in, CR_PROF_MAX_GAP);
+  if (in->err == CR_ENOMEM) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  if (in->err == CR_ETOOLARGE) {
+    rc = cr_diag_set(d, CR_ETOOLARGE, -1, "%s:%d: %s", name,
+                     xmlSAX2GetLineNumber(s.ctxt), in->why);
+    goto out;
+  }
+  if (in->err && !in->doctype) {
+    rc = cr_diag_set(d, in->err, -1, "%s: %s", name, in->why);
     goto out;
   }
   if ((rc = s.rc)) goto out;
@@ -736,26 +704,33 @@ out:
 }
 
 int cr_profile_load(cr_profile **out, const char *path, cr_diag *d) {
-  input in;
-  memset(&in, 0, sizeof in);
-  in.f = fopen(path, "rb");
-  if (!in.f) {
-    *out = NULL;
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f)
     return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, -1,
                        "%s: %s", path, strerror(errno));
-  }
-  int rc = load(out, &in, path, d);
-  fclose(in.f);
+  cr_prof_input in;
+  int rc = cr_prof__input_file(&in, f);
+  if (rc == CR_EIO)
+    rc = cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(in.ioerr));
+  else if (rc)
+    rc = cr_diag_set(d, rc, -1, "out of memory");
+  else
+    rc = load(out, &in, path, d);
+  cr_prof__input_close(&in);
+  fclose(f);
   return rc;
 }
 
 int cr_profile_load_memory(cr_profile **out, const char *xml, size_t len,
                            const char *name, cr_diag *d) {
-  input in;
-  memset(&in, 0, sizeof in);
-  in.mem = xml;
-  in.len = len;
-  return load(out, &in, name, d);
+  *out = NULL;
+  cr_prof_input in;
+  int rc = cr_prof__input_memory(&in, xml, len);
+  if (rc) rc = cr_diag_set(d, rc, -1, "out of memory");
+  else rc = load(out, &in, name, d);
+  cr_prof__input_close(&in);
+  return rc;
 }
 
 /* ------------------------------------------------------------- writer */

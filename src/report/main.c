@@ -161,7 +161,13 @@ static const char merge_help[] =
     "      --merge-threads    add the trees of all threads together\n";
 static const char common_help[] =
     "  -o, --output FILE      write FILE (replaced when complete) instead of\n"
-    "                         standard output\n"
+    "                         standard output ('-'); gzip-compressed when\n"
+    "                         FILE ends in .gz\n"
+    "  -h, --help             show this help\n";
+static const char pprof_output_help[] =
+    "  -o, --output FILE      write FILE (replaced when complete) instead of\n"
+    "                         standard output ('-'); gzip always, whatever\n"
+    "                         the name\n"
     "  -h, --help             show this help\n";
 
 static void usage_all(FILE *f) {
@@ -175,6 +181,9 @@ static void usage_all(FILE *f) {
         "\nGeneral:\n"
         "  -h, --help             show this help\n"
         "  -V, --version          show the version\n"
+        "\nProfiles may be gzip-compressed (told by their first bytes);\n"
+        "-o FILE.gz writes gzip (pprof always does), standard output is\n"
+        "never compressed.\n"
         "\nExit status: 0 ok, 1 bad or unreadable profile, 2 usage error,\n"
         "3 output not written, 4 profiles differ (compare). See\n"
         "cccp-report(1) and, for the format, cccp-profile(5).\n", f);
@@ -187,7 +196,7 @@ static void usage_cmd(FILE *f, const cmd *c) {
   if (c->bit & ((C_VIEW & ~(C_NOMETRIC | C_PPROF)) | C_DIFF))
     fputs(metric_help, f);
   if (c->bit & (C_VIEW | C_DIFF)) fputs(merge_help, f);
-  fputs(common_help, f);
+  fputs(c->bit == C_PPROF ? pprof_output_help : common_help, f);
 }
 
 /* ------------------------------------------------------------ errors */
@@ -315,7 +324,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
     const char *a = optarg;
     long v;
     switch (ch) {
-    case O_OUTPUT: o->output = a; break;
+    case O_OUTPUT: o->output = strcmp(a, "-") == 0 ? NULL : a; break;
     case O_METRIC: o->metric = a; break;
     case O_MERGE: o->merge_threads = 1; break;
     case O_KEEP: o->keep_threads = 1; break;
@@ -424,6 +433,13 @@ static int is_input(const rp_opts *o, const char *out) {
   return 0;
 }
 
+/* 1 if output 'path' is to be gzip-compressed: it ends in ".gz", and
+** command 'c' does not write gzip already (pprof). */
+static int gzipped(const char *path, const cmd *c) {
+  size_t n = strlen(path);
+  return c->bit != C_PPROF && n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
 /* Run command 'c' with its output on standard output or '-o FILE'. */
 static int run(const rp_opts *o, const cmd *c) {
   rp_view v;
@@ -436,7 +452,8 @@ static int run(const rp_opts *o, const cmd *c) {
   cr_diag_clear(&d);
   FILE *out = stdout;
   if (o->output) {
-    if (cli_atomic_open(&af, o->output, &d)) {
+    if ((gzipped(o->output, c) ? cli_atomic_open_gzip
+                               : cli_atomic_open)(&af, o->output, &d)) {
       rp_error_diag(&d);
       rp_view_close(&v);
       return RP_EXIT_OUTPUT;

@@ -1,18 +1,20 @@
 /*
-** fuzz_profile.c -- fuzz target: profile XML (cccp-report's input)
-** through the streaming reader. No crash, no leak, no network or entity
-** expansion, nothing printed by libxml2; a failure leaves one diagnostic
-** of one line, "fuzz:LINE: ..." for a malformed document. A profile that
-** loads keeps the invariants the commands rely on (ids in range, parents
-** before children, sibling links consistent), writes out and reads back
-** the same, merges with itself into the same contexts, and compares with
-** itself at 100%.
+** fuzz_profile.c -- fuzz target: profile XML (cccp-report's input),
+** plain or gzip-compressed, through the streaming reader. No crash, no
+** leak, no network or entity expansion, nothing printed by libxml2; a
+** failure leaves one diagnostic of one line, "fuzz:LINE: ..." for a
+** malformed document, "fuzz: ... gzip data" for bad gzip data. A profile
+** that loads keeps the invariants the commands rely on (ids in range,
+** parents before children, sibling links consistent), writes out and
+** reads back the same, plain and gzipped, merges with itself into the
+** same contexts, and compares with itself at 100%.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/xmlerror.h>
+#include <zlib.h>
 
 #include "cccp/profile.h"
 #include "fuzz.h"
@@ -55,6 +57,25 @@ static void invariants(const cr_profile *p) {
   }
 }
 
+/* 'len' bytes at 'p' gzipped into a malloc'd block ('*out' its size). */
+static unsigned char *gzip(const void *p, size_t len, size_t *out) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  FUZZ_CHECK(deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                          Z_DEFAULT_STRATEGY) == Z_OK, "deflateInit2");
+  size_t cap = deflateBound(&z, (uLong)len);
+  unsigned char *b = malloc(cap);
+  FUZZ_CHECK(b != NULL, "out of memory");
+  z.next_in = (unsigned char *)p;
+  z.avail_in = (uInt)len;
+  z.next_out = b;
+  z.avail_out = (uInt)cap;
+  FUZZ_CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END, "deflate");
+  *out = cap - z.avail_out;
+  deflateEnd(&z);
+  return b;
+}
+
 /* Sum of the calls, or UINT64_MAX when it overflows. */
 static uint64_t calls(const cr_profile *p) {
   uint64_t s = 0;
@@ -77,8 +98,10 @@ int fuzz_profile(const uint8_t *data, size_t size) {
     FUZZ_CHECK(p == NULL, "a failed load returned a profile");
     FUZZ_CHECK(!strchr(d.msg, '\n'), "message of two lines: %s", d.msg);
     if (rc == CR_EFORMAT)
-      FUZZ_CHECK(strncmp(d.msg, "fuzz:", 5) == 0 && d.msg[5] >= '0' &&
-                     d.msg[5] <= '9',
+      FUZZ_CHECK((strncmp(d.msg, "fuzz:", 5) == 0 && d.msg[5] >= '0' &&
+                  d.msg[5] <= '9') ||
+                     (strncmp(d.msg, "fuzz: ", 6) == 0 &&
+                      strstr(d.msg, " gzip data")),
                  "no FILE:LINE in: %s", d.msg);
     return 0;
   }
@@ -116,6 +139,22 @@ int fuzz_profile(const uint8_t *data, size_t size) {
                    q->nodes[i].method == p->nodes[i].method,
                "node %zu moved", i);
   cr_profile_free(q);
+  size_t zlen;
+  unsigned char *z = gzip(text, len, &zlen);
+  rc = cr_profile_load_memory(&q, (const char *)z, zlen, "written.gz", &d);
+  FUZZ_CHECK(rc == 0, "the written profile, gzipped, does not load: %s",
+             d.msg);
+  FUZZ_CHECK(q->nnodes == p->nnodes && q->nmethods == p->nmethods &&
+                 q->ntrees == p->ntrees && q->nmetrics <= p->nmetrics,
+             "read back from gzip: %zu/%zu/%zu nodes/methods/trees",
+             q->nnodes, q->nmethods, q->ntrees);
+  for (size_t i = 1; i <= p->nnodes; i++)
+    FUZZ_CHECK(q->nodes[i].parent == p->nodes[i].parent &&
+                   q->nodes[i].method == p->nodes[i].method &&
+                   q->nodes[i].calls == p->nodes[i].calls,
+               "node %zu changed through gzip", i);
+  cr_profile_free(q);
+  free(z);
   free(text);
 
   /* Merged with itself, threads in one: the same contexts, counts

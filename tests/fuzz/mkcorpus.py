@@ -8,7 +8,7 @@ after 'make fixtures' (it reads the compiled fixtures of BUILD):
 Inputs: the test fixtures, a few small JDK 17 classes (java.base.jmod),
 two JDK 25 classes (read from its image with bin/cccp-rewrite --copy),
 fixtures recompiled with --release 8, a hand-made version 45.3 class.
-Policies and profiles are written here; summaries are made by bin/cccp-rewrite from a
+Policies and profiles (plain and gzipped) are written here; summaries are made by bin/cccp-rewrite from a
 few of those classes and java/lang/Object.
 Containers (jars, jmods, jimages) are built here from those classes, so
 the corpora are small (a few KB per file) and reproducible.
@@ -389,7 +389,35 @@ def profile_seeds():
         return ''.join('<node method="%d" calls="%d">%s</node>' %
                        (1 + i % 2, i, wide(d - 1)) for i in range(8))
     out['wide.xml'] = (head + wide(3) + '</tree></cct>\n').encode()
+    out.update(gzip_profiles(out))
     return out
+
+
+def gzip_member(data):
+    """One gzip member (RFC 1952) of 'data': no name, no time, level 6."""
+    c = zlib.compressobj(6, zlib.DEFLATED, 16 + 15)
+    return c.compress(data) + c.flush()
+
+
+def gzip_profiles(plain):
+    """Gzip-compressed profiles (the reader tells them by their magic
+    bytes): whole, in three members, truncated, with a bad CRC, with
+    trailing garbage, and the DOCTYPE refused inside gzip."""
+    small = plain['report-small.xml']
+    whole = gzip_member(small)
+    third = len(small) // 3
+    crc = bytearray(whole)
+    crc[-8] ^= 1
+    return {
+        'small.xml.gz': whole,
+        'members.xml.gz': (gzip_member(small[:third]) + gzip_member(b'') +
+                           gzip_member(small[third:2 * third]) +
+                           gzip_member(small[2 * third:])),
+        'truncated.xml.gz': whole[:len(whole) * 2 // 3],
+        'bad-crc.xml.gz': bytes(crc),
+        'garbage.xml.gz': whole + b'garbage',
+        'doctype.xml.gz': gzip_member(plain['doctype.xml']),
+    }
 
 
 def builtin_policy():
