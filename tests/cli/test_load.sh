@@ -18,8 +18,9 @@ JAVAC="$JDK17/bin/javac"
 if [ ! -x "$JAVAC" ]; then
   echo "  SKIP load suite: no javac at $JAVAC"; finish; exit $?
 fi
-make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/tools/cmp-entries" \
-  >/dev/null || { fail "build cccp-rt.jar and cmp-entries"; finish; exit 1; }
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/libcccp-agent.so" \
+  "$BUILD/tools/cmp-entries" >/dev/null ||
+  { fail "build cccp-rt.jar, libcccp-agent.so and cmp-entries"; finish; exit 1; }
 
 # ------------------------------------------------------------ fixtures
 # app/app.jar      Class-Path: lib/util.jar lib/util-1.0.jar (a link to
