@@ -82,42 +82,39 @@ static int gone(const target *t, int ms) {
 
 /*
 ** The whole file 'path' (at most 'max' bytes, NUL-terminated, '*len'
-** bytes), malloc'd; NULL with errno set.
+** bytes), owned by the caller ('cr_free'); NULL with errno set.
 */
 static char *slurp(const char *path, size_t max, size_t *len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return NULL;
   size_t cap = 4096, n = 0;
-  char *b = malloc(cap + 1);
-  while (b) {
+  char *b = cr_malloc(cap + 1);
+  int err = b ? 0 : ENOMEM;
+  while (b && !err) {
     if (n == cap) {
       if (cap >= max) break;
       cap = cap * 2 > max ? max : cap * 2;
-      char *nb = realloc(b, cap + 1);
+      char *nb = cr_realloc(b, cap + 1);
       if (!nb) {
-        free(b);
-        b = NULL;
-        errno = ENOMEM;
+        err = ENOMEM;
         break;
       }
       b = nb;
     }
     ssize_t k = read(fd, b + n, cap - n);
     if (k < 0 && errno == EINTR) continue;
-    if (k < 0) {
-      int e = errno;
-      free(b);
-      b = NULL;
-      errno = e;
-    }
+    if (k < 0) err = errno;
     if (k <= 0) break;
     n += (size_t)k;
   }
   close(fd);
-  if (b) {
-    b[n] = '\0';
-    if (len) *len = n;
+  if (err) {
+    cr_free(b);
+    errno = err;
+    return NULL;
   }
+  b[n] = '\0';
+  if (len) *len = n;
   return b;
 }
 
@@ -156,7 +153,7 @@ static int read_status(target *t) {
     return RP_EXIT_TARGET;
   }
   const char *v;
-  unsigned long a, b;
+  unsigned long a = 0, b = 0;
   int ok = 1;
   if ((v = field(s, "Name"))) {
     v += strspn(v, " \t");
@@ -184,7 +181,7 @@ static int read_status(target *t) {
   t->sigcgt = a;
   ok &= (v = field(s, "SigIgn")) && sscanf(v, "%lx", &a) == 1;
   t->sigign = a;
-  free(s);
+  cr_free(s);
   if (!ok) {
     rp_error("%s: unexpected contents", path);
     return RP_EXIT_TARGET;
@@ -315,7 +312,7 @@ static void scan_file(scan *sc, const char *path, int pid) {
     if (!c) break;
     r++;
   }
-  free(s);
+  cr_free(s);
 }
 
 /* The blank-separated options of environment variable 'name' in the
@@ -325,11 +322,13 @@ static void scan_env(scan *sc, const char *env, size_t n, const char *name,
   size_t k = strlen(name);
   for (const char *e = env; e < env + n; e += strlen(e) + 1) {
     if (strncmp(e, name, k) != 0 || e[k] != '=') continue;
-    char *v = strdup(e + k + 1);
+    size_t vn = strlen(e + k + 1) + 1;
+    char *v = cr_malloc(vn);
+    if (v) memcpy(v, e + k + 1, vn);
     for (char *save = NULL, *a = v ? strtok_r(v, " \t\n", &save) : NULL; a;
          a = strtok_r(NULL, " \t\n", &save))
       scan_arg(sc, a, 0, pid);
-    free(v);
+    cr_free(v);
   }
 }
 
@@ -359,8 +358,8 @@ static int attach_disabled(const target *t) {
       scan_arg(&sc, a, 1, (int)t->pid);
   sc.done = 0;
   if (env) scan_env(&sc, env, en, "_JAVA_OPTIONS", (int)t->pid);
-  free(env);
-  free(args);
+  cr_free(env);
+  cr_free(args);
   return sc.disabled;
 }
 
@@ -485,6 +484,12 @@ static int request(char *buf, size_t cap, const target *t, const char *sock,
   const char *parts[] = {"1", "load", t->agent, "true", opts};
   for (size_t i = 0; i < 5; i++) {
     size_t k = strlen(parts[i]) + 1;
+    if (k > ARG_MAX_LEN + 1 || n + k > sizeof req) {
+      rp_error("process %d: the request is too long for the attach "
+               "protocol", p);
+      close(s);
+      return RP_EXIT_SNAPSHOT;
+    }
     memcpy(req + n, parts[i], k);
     n += k;
   }
@@ -705,7 +710,7 @@ static int dump(target *t, const char *file, const rp_opts *o) {
     return RP_EXIT_TARGET;
   }
 
-  char opts[ARG_MAX_LEN + 64];
+  char opts[PATH_MAX + 64];   /* 'file' fits the protocol: checked */
   snprintf(opts, sizeof opts, "%s%c:%s", CR_AGENT_REQUEST,
            o->reset ? '1' : '0', file);
   char sock[128];
@@ -718,7 +723,7 @@ static int dump(target *t, const char *file, const rp_opts *o) {
     return RP_EXIT_SNAPSHOT;
   }
   if ((rc = start_listener(t, sock))) return rc;
-  char *reply = malloc(REPLY_MAX);
+  char *reply = cr_malloc(REPLY_MAX);
   if (!reply) {
     rp_error("out of memory");
     return RP_EXIT_OUTPUT;
@@ -727,7 +732,7 @@ static int dump(target *t, const char *file, const rp_opts *o) {
   if ((rc = request(reply, REPLY_MAX, t, sock, opts, o->timeout)) == 0 &&
       (rc = parse_reply(&code, reply, t)) == 0)
     rc = answer(code, t, file, o->verbose);
-  free(reply);
+  cr_free(reply);
   if (rc == RP_EXIT_OK) {
     /* the file as the target sees it, or here once it is gone */
     char seen[PATH_MAX + 64];
