@@ -10,8 +10,9 @@
 # message and exit status, none touching the target: not a number, a
 # process that is not a JVM or has exited, a JVM without cccp (its output
 # unchanged, no attach socket made), another user's JVM (as root: a JVM
-# of nobody's is dumped), -Xrs without its socket, and
-# -XX:+DisableAttachMechanism.
+# of nobody's is dumped), -Xrs without its socket,
+# -XX:+DisableAttachMechanism, an agent replaced on disk (rewriting into
+# the folder again keeps the same bytes).
 #
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
@@ -69,6 +70,19 @@ same_run() {
   check "$2: exits as without cccp (status $PRC)" test "$RC" = "$PRC"
   check "$2: prints what it prints without cccp" cmp "$T/$1.out" "$T/plain.out"
   check "$2: nothing on its stderr" cmp "$T/$1.err" "$T/plain.err"
+}
+
+# fifo_wait PID: until the JVM's Attach Listener thread waits in the
+# open of a FIFO for a reader (at most 5 s: the kernel may not say).
+fifo_wait() {
+  local i t
+  for ((i = 0; i < 50; i++)); do
+    for t in /proc/$1/task/*; do
+      [ "$(cat "$t/comm" 2>/dev/null)" = "Attach Listener" ] &&
+        [ "$(cat "$t/wchan" 2>/dev/null)" = wait_for_partner ] && return
+    done
+    sleep 0.1
+  done
 }
 
 # work_calls PROFILE: the calls of snap.Main.work in it.
@@ -129,6 +143,7 @@ if launch f "$JDK17/bin/java" -Xcheck:jni @"$A/cccp.args" -Dcccp.out="$T/f-exit.
   expect_exit 0 "that snapshot is written once the FIFO is read" "$REPORT" stats "$T/fifo-1.xml"
   "$REPORT" dump "$P" -o "$T/fifo" >/dev/null 2>"$T/d.err" &
   D=$!
+  fifo_wait "$P"
   sleep 2
   cat "$T/fifo" >"$T/fifo-2.xml"
   drc=0
@@ -144,7 +159,7 @@ if launch f "$JDK17/bin/java" -Xcheck:jni @"$A/cccp.args" -Dcccp.out="$T/f-exit.
   fi
   "$REPORT" dump "$P" -o "$T/fifo" >/dev/null 2>"$T/d.err" &
   D=$!
-  sleep 1
+  fifo_wait "$P"
   resume f
   drc=0
   wait "$D" || drc=$?
@@ -194,6 +209,21 @@ if launch n "$JDK17/bin/java" -XX:+DisableAttachMechanism @"$A/cccp.args" \
     "says why" "$err"
   resume n
   same_run n "the JVM without attach (no thread dump)"
+fi
+
+expect_exit 0 "rewrite the program once more" "$REWRITE" -q "$T/snap.jar" -o "$T/rep/"
+if launch e "$JDK17/bin/java" @"$T/rep/cccp.args" -Dcccp.out="$T/e-exit.xml" \
+     -cp "$T/rep/snap.jar" snap.Main "$T/e"; then
+  expect_exit 0 "rewriting into its folder again keeps the agent it loaded" \
+    "$REWRITE" -q "$T/snap.jar" -o "$T/rep/"
+  expect_exit 0 "so it is dumped" "$REPORT" dump "$P" -o "$T/e-1.xml"
+  cp "$T/rep/libcccp-agent.so" "$T/other.so" && echo >>"$T/other.so" &&
+    mv "$T/other.so" "$T/rep/libcccp-agent.so"
+  expect_exit 5 "its agent replaced on disk: refused" "$REPORT" dump "$P" -o "$T/x.xml"
+  expect_match "^cccp-report: process $P: its $T/rep/libcccp-agent.so was removed or replaced after it started" \
+    "says why" "$err"
+  resume e
+  same_run e "the JVM whose agent was replaced"
 fi
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
