@@ -24,8 +24,9 @@ LIBS      := $(PKG_LIBS) -lpthread
 
 VERSION   := 0.1.0
 
-# Every module under src/ goes into the library, except the programs.
-LIB_SRC   := $(sort $(filter-out src/cli/% src/report/%,$(wildcard src/*/*.c)))
+# Every module under src/ goes into the library, except the programs and
+# the native agent.
+LIB_SRC   := $(sort $(filter-out src/cli/% src/report/% src/agent/%,$(wildcard src/*/*.c)))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))
 REPORT_SRC := $(sort $(wildcard src/report/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
@@ -61,6 +62,15 @@ RT_JDK_JAR := $(BUILD)/cccp-rt-jdk.jar
 RT_JDK_AGENT := runtime-java/agent/cccp/rt/Hidden.java \
                 runtime-java/agent/cccp/rt/Frames.java
 
+# The native agent (libcccp-agent.so): the options file loads it at
+# startup, 'cccp-report dump' loads it again through the attach mechanism.
+# Its JNI headers are those of the JDK that 'javac' belongs to (JNI_HOME).
+# Never sanitized: it runs inside the JVM, which has no sanitizer runtime.
+AGENT_LIB := $(BUILD)/libcccp-agent.so
+JNI_HOME  ?= $(patsubst %/bin/javac,%,$(realpath $(shell command -v $(JAVAC))))
+AGENT_CFLAGS ?= -std=c11 -O2 -g $(WARN) -fPIC -fvisibility=hidden \
+  -isystem $(JNI_HOME)/include -isystem $(JNI_HOME)/include/linux
+
 # Test tools (C programs used by the shell suites).
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
@@ -89,7 +99,7 @@ JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
 .PHONY: all check check-integration check-asan check-full unit headers asan \
   asan-build asan-unit asan-suites install uninstall \
   clean bench bench-micro fixtures deps demo tools valgrind check-report jop-examples
-all: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR)
+all: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(AGENT_LIB)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -118,6 +128,12 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c
 $(BUILD)/tests/unit/util/%.o: tests/unit/util/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Itests/unit -c $< -o $@
+
+$(AGENT_LIB): src/agent/agent.c src/agent/agent.h
+	@mkdir -p $(dir $@)
+	@test -f $(JNI_HOME)/include/jni.h || { echo "no jni.h under \
+	  JNI_HOME=$(JNI_HOME) (set JNI_HOME to a JDK)"; exit 1; }
+	$(CC) $(AGENT_CFLAGS) -shared -Wl,-z,noexecstack -o $@ $<
 
 $(BUILD)/tools/%: tests/tools/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -179,7 +195,7 @@ jop-examples: $(JOP_EXAMPLE_JARS) $(JOP_FIXTURE_STAMP)
 DEMO := $(BUILD)/demo
 # the JDK the demo instruments: the one 'java' on PATH belongs to
 DEMO_JDK ?= $(patsubst %/bin/java,%,$(realpath $(shell command -v java)))
-demo: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(EXAMPLE_JAR) $(BUILD)/examples/jop/control.jar
+demo: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(AGENT_LIB) $(EXAMPLE_JAR) $(BUILD)/examples/jop/control.jar
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
 	@echo "== the JDK instrumented once ($(DEMO_JDK)), the example against it"
 	$(BIN) --jdk $(DEMO_JDK) -o $(DEMO)/jdk
@@ -257,7 +273,8 @@ ASAN_TEST_BIN := $(TEST_SRC:tests/unit/%.c=build-asan/tests/%)
 asan: asan-unit asan-suites
 asan-build:
 	$(MAKE) $(ASAN_VARS) build-asan/bin/cccp-rewrite build-asan/cccp-rt.jar \
-	  build-asan/bin/cccp-report tools build-asan/examples/wordfreq.jar \
+	  build-asan/libcccp-agent.so build-asan/bin/cccp-report tools \
+	  build-asan/examples/wordfreq.jar \
 	  $(ASAN_TEST_BIN) build-asan/fixtures/.stamp build-asan/fuzz/replay
 asan-unit: asan-build
 	$(MAKE) $(ASAN_VARS) unit fuzz-replay
@@ -275,13 +292,15 @@ asan-suites: asan-build
 # FHS places under PREFIX (staged under DESTDIR): the tools find their
 # runtime at ../share/cccp from their own directory.
 INSTALLED := bin/cccp-rewrite bin/cccp-report share/cccp/cccp-rt.jar \
-  share/cccp/cccp-rt-jdk.jar share/man/man1/cccp-rewrite.1 \
+  share/cccp/cccp-rt-jdk.jar share/cccp/libcccp-agent.so \
+  share/man/man1/cccp-rewrite.1 \
   share/man/man1/cccp-report.1 share/man/man5/cccp-profile.5
-install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR)
+install: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(AGENT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/cccp
 	install -m 755 $(BIN) $(REPORT) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(RT_JAR) $(RT_JDK_JAR) $(DESTDIR)$(PREFIX)/share/cccp/
+	install -m 644 $(RT_JAR) $(RT_JDK_JAR) $(AGENT_LIB) \
+	  $(DESTDIR)$(PREFIX)/share/cccp/
 	install -m 644 man/cccp-rewrite.1 man/cccp-report.1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/cccp-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/
@@ -294,12 +313,12 @@ uninstall:
 # The rewriter's throughput against ASM, then the run-time cost of
 # instrumented runs of real applications, with the counting floor
 # (about 14 minutes on 2 cores). Every bench/ script also runs alone.
-bench: $(BIN) $(RT_JAR)
+bench: $(BIN) $(RT_JAR) $(AGENT_LIB)
 	bench/roundtrip
 	BUILD=$(BUILD) bench/apps --floor
 
 # The per-call cost of each instrumentation protocol (about 3 minutes).
-bench-micro: $(BIN) $(RT_JAR)
+bench-micro: $(BIN) $(RT_JAR) $(AGENT_LIB)
 	bench/micro
 
 # The cccp-report suites alone (also part of 'make check').
@@ -309,7 +328,7 @@ check-report: $(REPORT)
 
 # valgrind memcheck on representative runs of $(BIN) (about half a
 # minute; also part of 'make check')
-valgrind: $(BIN) $(REPORT) $(RT_JAR) $(EXAMPLE_JAR)
+valgrind: $(BIN) $(REPORT) $(RT_JAR) $(AGENT_LIB) $(EXAMPLE_JAR)
 	CCCP_REWRITE=$(CURDIR)/$(BIN) BUILD=$(BUILD) \
 	  bash tests/valgrind/test_valgrind.sh
 

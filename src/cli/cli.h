@@ -149,8 +149,9 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
             int *exit_code, cr_diag *d);
 
 /*
-** After an instrumenting run: copy the runtime jar next to the output and
-** write the JVM options file ('OUTPUT.args', or 'DIR/cccp.args'). 'out'
+** After an instrumenting run: copy the runtime jar and the native agent
+** next to the output and write the JVM options file ('OUTPUT.args', or
+** 'DIR/cccp.args'), which loads both. 'out'
 ** is the -o path, 'is_dir' whether it names a directory; 'extra' (may be
 ** NULL) is one more option line, as for the JOP settings. With 'h' (app
 ** mode), the JDK's leaves that the rewritten virtual calls may select
@@ -169,11 +170,11 @@ int cli_copy_file(const char *from, const char *to, cr_diag *d);
 void cli_put_token(FILE *f, const char *s);
 /*
 ** After instrumenting a JDK image into directory 'dir' with plan 'p' (one
-** jar per module): the JDK mode's runtime (cccp-rt-jdk.jar), the method
-** table 'dir/jdk.methods' from 'h', and 'dir/cccp.args' with the
-** --patch-module of every module of the default boot layer (read from the
-** module descriptors of JDK image 'image') and the exports the runtime
-** needs; with 'exit_dump' (CC.exit was inserted: see the profile-dump
+** jar per module): the JDK mode's runtime (cccp-rt-jdk.jar), the native
+** agent, the method table 'dir/jdk.methods' from 'h', and 'dir/cccp.args'
+** with the --patch-module of every module of the default boot layer (read
+** from the module descriptors of JDK image 'image'), the exports the
+** runtime needs and the agent; with 'exit_dump' (CC.exit was inserted: see the profile-dump
 ** rule) -Dcccp.exit=inserted, and the runtime then registers no shutdown
 ** hook of its own.
 */
@@ -220,6 +221,17 @@ int cli_jdk_check_redirects(const struct cr_policy *pol,
                             cr_diag *d);
 /* Where the runtime jar is (CCCP_RT, installed, source tree), or NULL. */
 const char *cli_runtime_jar(char *buf, size_t n);
+/* Where the native agent libcccp-agent.so is (beside the runtime jar), or
+** NULL. */
+const char *cli_runtime_agent(char *buf, size_t n);
+/*
+** Copy the native agent into folder 'real' (a real path, without '=':
+** -agentpath ends the path there), unless a file of the same bytes is
+** there; its path to 'out' ('n' bytes).
+*/
+int cli_agent_copy(char *out, size_t n, const char *real, cr_diag *d);
+/* Write the option line that loads the native agent at 'path'. */
+void cli_put_agent(FILE *f, const char *path);
 
 /*
 ** A set of strings (copied), for warn-once bookkeeping and duplicate

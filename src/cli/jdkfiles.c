@@ -1,8 +1,8 @@
 /*
 ** jdkfiles.c -- what an instrumented JDK (--jdk JAVA_HOME -o DIR) needs to
-** run: the runtime patched into java.base, DIR/jdk.methods (the names of
-** the method ids the rewriter fixed) and DIR/cccp.args, the options that
-** put every module's patch jar in place:
+** run: the runtime patched into java.base, the native agent, DIR/jdk.methods
+** (the names of the method ids the rewriter fixed) and DIR/cccp.args, the
+** options that put every module's patch jar in place and load the agent:
 **   java @DIR/cccp.args -cp APP Main
 */
 #include <errno.h>
@@ -270,11 +270,13 @@ int cli_jdk_app_args(const char *out, int is_dir, const char *summary) {
 
 /*
 ** Into folder 'real' (a real path): the JDK mode's runtime
-** (cccp-rt-jdk.jar, found beside cccp-rt.jar) and the method table
-** jdk.methods of 'h', for JDK build 'build'.
+** (cccp-rt-jdk.jar, found beside cccp-rt.jar), the native agent (its path
+** to 'agent', 'an' bytes) and the method table jdk.methods of 'h', for JDK
+** build 'build'.
 */
-static int rt_and_methods(const char *real, const cr_hier *h,
-                          const char *build, cli_jdk_pre *pre, cr_diag *d) {
+static int rt_and_methods(char *agent, size_t an, const char *real,
+                          const cr_hier *h, const char *build,
+                          cli_jdk_pre *pre, cr_diag *d) {
   char rt[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
   if (strchr(real, ':'))
     return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's --patch-module "
@@ -288,7 +290,7 @@ static int rt_and_methods(const char *real, const cr_hier *h,
            slash ? (int)(slash - rt) : 1, slash ? rt : ".");
   snprintf(path, sizeof path, "%s/cccp-rt-jdk.jar", real);
   int rc = cli_copy_file(src, path, d);
-  if (rc) return rc;
+  if (rc || (rc = cli_agent_copy(agent, an, real, d))) return rc;
   snprintf(path, sizeof path, "%s/jdk.methods", real);
   if (pre && pre->methods.f && strcmp(pre->methods.path, path) == 0)
     return cli_atomic_commit(&pre->methods, d);
@@ -323,25 +325,29 @@ void cli_jdk_pre_free(cli_jdk_pre *pre) {
   if (pre->sum.f) cli_atomic_abort(&pre->sum);
 }
 
-/* The options file's last line: where the method table is. */
-static void methods_option(FILE *f, const char *real, int exit_dump) {
+/* The options file's last lines: where the method table is, and the
+** native agent at 'agent'. */
+static void methods_option(FILE *f, const char *real, int exit_dump,
+                           const char *agent) {
   char path[PATH_MAX * 2];
   fprintf(f, "\n-Dcccp.jdk.methods=");
   snprintf(path, sizeof path, "%s/jdk.methods", real);
   cli_put_token(f, path);
   fputc('\n', f);
   if (exit_dump) fputs("-Dcccp.exit=inserted\n", f);
+  cli_put_agent(f, agent);
 }
 
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
                   const cr_hier *h, cr_input *image, cli_jdk_pre *pre,
                   int exit_dump, cr_diag *d) {
-  char real[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2];
+  char real[PATH_MAX], src[PATH_MAX], path[PATH_MAX * 2],
+      agent[PATH_MAX * 2];
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
   char build[128];
   cli_jdk_build(jdk_home, build, sizeof build);
-  int rc = rt_and_methods(real, h, build, pre, d);
+  int rc = rt_and_methods(agent, sizeof agent, real, h, build, pre, d);
   if (rc) return rc;
 
   jmods ms;
@@ -381,7 +387,7 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
     const jmod *jm = m ? find_mod(&ms, m) : NULL;
     if (jm && jm->in && strcmp(m, "java.base") != 0) fprintf(f, ",%s", m);
   }
-  methods_option(f, real, exit_dump);
+  methods_option(f, real, exit_dump, agent);
   free_jmods(&ms);
   snprintf(path, sizeof path, "%s/cccp.args", real);
   if (ferror(f)) {
@@ -479,14 +485,15 @@ int cli_corelib_find(cr_input **ins, size_t n, cr_input **lib, char *build,
 int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
                       const cr_hier *h, const char *build, int exit_dump,
                       cr_diag *d) {
-  char dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX], path[PATH_MAX * 2];
+  char dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX], path[PATH_MAX * 2],
+      agent[PATH_MAX * 2];
   const char *slash = strrchr(out, '/');
   if (is_dir) snprintf(dir, sizeof dir, "%s", out);
   else snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) + 1 : 1,
                 slash ? out : ".");
   if (!realpath(dir, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", dir, strerror(errno));
-  int rc = rt_and_methods(real, h, build, NULL, d);
+  int rc = rt_and_methods(agent, sizeof agent, real, h, build, NULL, d);
   if (rc) return rc;
   snprintf(path, sizeof path, "%s/cccp.args", real);
   cli_afile af;
@@ -503,7 +510,7 @@ int cli_corelib_files(const char *out, int is_dir, const cli_plan *p,
   fprintf(f, "--patch-module\n");
   cli_put_token(f, v);
   fprintf(f, "\n--add-exports\njava.base/cccp.rt=ALL-UNNAMED");
-  methods_option(f, real, exit_dump);
+  methods_option(f, real, exit_dump, agent);
   if (ferror(f)) {
     cli_atomic_abort(&af);
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);

@@ -44,8 +44,9 @@ static const char usage_text[] =
     "(with -o FILE.jar they are libraries). Classes of packages that the\n"
     "JDK's modules own (javax.xml in xml-apis.jar, say) are never loaded\n"
     "from jars: they are copied unchanged.\n"
-    "The runtime cccp-rt.jar is copied next to the output and the JVM\n"
-    "options go to OUTPUT.args (-o FILE) or DIR/cccp.args (-o DIR):\n"
+    "The runtime cccp-rt.jar and the native agent libcccp-agent.so are\n"
+    "copied next to the output and the JVM options go to OUTPUT.args\n"
+    "(-o FILE) or DIR/cccp.args (-o DIR):\n"
     "  java @app.inst.jar.args -cp app.inst.jar Main\n"
     "An input that holds java/lang/Object (a jar of java.base's classes,\n"
     "e.g. rt.jar -o INST_rt.jar) is instrumented as the JDK's java.base,\n"
@@ -871,10 +872,16 @@ int main(int argc, char **argv) {
   int need_whole =
       o.mode == MODE_ANALYZE || o.mode == MODE_REENCODE ||
       o.mode == MODE_CCCP || o.emit_summary;
-  char rtjar[PATH_MAX];
+  char rtjar[PATH_MAX], agent[PATH_MAX];
   if (o.mode == MODE_CCCP && !cli_runtime_jar(rtjar, sizeof rtjar)) {
     fprintf(stderr, "cccp-rewrite: the runtime cccp-rt.jar was not found "
             "(set CCCP_RT to its path)\n");
+    LEAVE(EXIT_INPUT);
+  }
+  if (o.mode == MODE_CCCP && !cli_runtime_agent(agent, sizeof agent)) {
+    fprintf(stderr, "cccp-rewrite: the native agent libcccp-agent.so was "
+            "not found beside the runtime %s (they are built and installed "
+            "together)\n", rtjar);
     LEAVE(EXIT_INPUT);
   }
   if (need_whole) {

@@ -1,7 +1,8 @@
 /*
 ** rtfiles.c -- what an instrumented output needs to run: the runtime jar
-** (cccp-rt.jar) copied next to it, and the JVM options file that puts it
-** on the boot class path ('java @OUTPUT.args -cp OUTPUT Main').
+** (cccp-rt.jar) and the native agent (libcccp-agent.so) copied next to it,
+** and the JVM options file that puts the jar on the boot class path and
+** loads the agent ('java @OUTPUT.args -cp OUTPUT Main').
 */
 #include <errno.h>
 #include <limits.h>
@@ -47,6 +48,19 @@ const char *cli_runtime_jar(char *buf, size_t n) {
   return NULL;
 }
 
+/*
+** The native agent: libcccp-agent.so beside the runtime jar (as
+** cccp-rt-jdk.jar is), wherever 'cli_runtime_jar' found that.
+*/
+const char *cli_runtime_agent(char *buf, size_t n) {
+  char jar[PATH_MAX];
+  if (!cli_runtime_jar(jar, sizeof jar)) return NULL;
+  const char *slash = strrchr(jar, '/');
+  snprintf(buf, n, "%.*s/libcccp-agent.so", slash ? (int)(slash - jar) : 1,
+           slash ? jar : ".");
+  return is_file(buf) ? buf : NULL;
+}
+
 static int same_file(const char *a, const char *b) {
   struct stat sa, sb;
   return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
@@ -69,6 +83,51 @@ int cli_copy_file(const char *from, const char *to, cr_diag *d) {
   }
   cr_free(data);
   return rc;
+}
+
+/* 1 if files 'a' and 'b' hold the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+  uint8_t *da = NULL, *db = NULL;
+  size_t na = 0, nb = 0;
+  cr_diag d;
+  cr_diag_clear(&d);
+  int same = cr_read_file(&da, &na, a, &d) == 0 &&
+             cr_read_file(&db, &nb, b, &d) == 0 && na == nb &&
+             memcmp(da, db, na) == 0;
+  cr_free(da);
+  cr_free(db);
+  return same;
+}
+
+/*
+** Copy the native agent into folder 'real' (a real path); its path to
+** 'out'. A file of the same bytes already there is kept: a JVM that
+** runs from this folder keeps the file it loaded, and 'cccp-report dump'
+** refuses a JVM whose agent was replaced.
+*/
+int cli_agent_copy(char *out, size_t n, const char *real, cr_diag *d) {
+  char src[PATH_MAX];
+  if (!cli_runtime_agent(src, sizeof src)) {
+    char jar[PATH_MAX];
+    return cr_diag_set(d, CR_ENOTFOUND, -1, "the native agent "
+                       "libcccp-agent.so was not found beside the runtime "
+                       "%s (they are built and installed together)",
+                       cli_runtime_jar(jar, sizeof jar) ? jar : "jar");
+  }
+  if (strchr(real, '='))
+    return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's -agentpath cannot "
+                       "name a path with '=' in it", real);
+  if ((size_t)snprintf(out, n, "%s/libcccp-agent.so",
+                       strcmp(real, "/") ? real : "") >= n)
+    return cr_diag_set(d, CR_EUSAGE, -1, "%s: path too long", real);
+  if (same_file(src, out) || same_bytes(src, out)) return 0;
+  return cli_copy_file(src, out, d);
+}
+
+void cli_put_agent(FILE *f, const char *path) {
+  fputs("-agentpath:", f);
+  cli_put_token(f, path);
+  fputc('\n', f);
 }
 
 /* Write 'path' as one argfile token (quoted when it needs to be). */
@@ -118,7 +177,7 @@ static int leaves_file(const char *path, const cr_hier *h, const char *build,
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
                       const cr_hier *h, const char *build, cr_diag *d) {
   char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
-      args[PATH_MAX * 2], leaves[PATH_MAX * 2];
+      args[PATH_MAX * 2], leaves[PATH_MAX * 2], agent[PATH_MAX * 2];
   if (!cli_runtime_jar(src, sizeof src))
     return cr_diag_set(d, CR_ENOTFOUND, -1, "the runtime cccp-rt.jar was "
                        "not found (set CCCP_RT to its path)");
@@ -136,6 +195,7 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   snprintf(jar, sizeof jar, "%s/cccp-rt.jar", strcmp(real, "/") ? real : "");
   int rc = 0;
   if (!same_file(src, jar) && (rc = cli_copy_file(src, jar, d))) return rc;
+  if ((rc = cli_agent_copy(agent, sizeof agent, real, d))) return rc;
   if (is_dir) snprintf(args, sizeof args, "%s/cccp.args", dir);
   else snprintf(args, sizeof args, "%s.args", out);
   size_t nleaves = 0;
@@ -147,13 +207,15 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
     return rc;
   cli_afile af;
   if ((rc = cli_atomic_open(&af, args, d))) return rc;
-  /* the runtime on the boot class path, and its agent, which hides what
-  ** the rewriter adds from reflection */
+  /* the runtime on the boot class path, its Java agent, which hides what
+  ** the rewriter adds from reflection, and the native agent, for
+  ** snapshots ('cccp-report dump') */
   fputs("-Xbootclasspath/a:", af.f);
   cli_put_token(af.f, jar);
   fputs("\n-javaagent:", af.f);
   cli_put_token(af.f, jar);
   fputc('\n', af.f);
+  cli_put_agent(af.f, agent);
   if (extra) {
     cli_put_token(af.f, extra);
     fputc('\n', af.f);

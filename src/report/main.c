@@ -1,8 +1,8 @@
 /*
 ** main.c -- 'cccp-report': reads calling-context profiles and renders
-** them (top, tree, folded, callgrind, flame) or compares two (compare).
-** Command line, output file, exit statuses; the commands are in the other
-** files of src/report.
+** them (top, tree, folded, callgrind, flame), compares two (compare), or
+** takes one from a running JVM (dump). Command line, output file, exit
+** statuses; the commands are in the other files of src/report.
 */
 #include <errno.h>
 #include <getopt.h>
@@ -24,7 +24,7 @@
 enum {
   C_TOP = 1, C_TREE = 2, C_FOLDED = 4, C_CALLGRIND = 8, C_FLAME = 16,
   C_COMPARE = 32, C_MERGE = 64, C_STATS = 128, C_DIFF = 256, C_PPROF = 512,
-  C_JOP = 1024,
+  C_JOP = 1024, C_DUMP = 2048,
   C_VIEW = C_TOP | C_TREE | C_FOLDED | C_CALLGRIND | C_FLAME | C_MERGE |
            C_STATS | C_PPROF,
   C_NOMETRIC = C_CALLGRIND | C_MERGE | C_STATS,
@@ -54,6 +54,12 @@ static int diff(const rp_opts *o, rp_view *v, FILE *out) {
 static int jop(const rp_opts *o, rp_view *v, FILE *out) {
   (void)v;
   return rp_cmd_jop(o, out);
+}
+
+static int dump(const rp_opts *o, rp_view *v, FILE *out) {
+  (void)v;
+  (void)out;
+  return rp_cmd_dump(o);
 }
 
 static const cmd cmds[] = {
@@ -151,6 +157,15 @@ static const cmd cmds[] = {
    "                         is an error; exit 4 on any mismatch\n"
    "      --contexts         print the visible contexts of P in the\n"
    "                         --expect format, sorted by path\n"},
+  {"dump", C_DUMP, dump, "PID -o FILE",
+   "a snapshot of the profile of a running instrumented JVM",
+   "  -o, --output FILE      the snapshot's file (required; relative to\n"
+   "                         this folder; the JVM's user writes it)\n"
+   "      --reset            later profiles count from this snapshot on\n"
+   "      --timeout SECONDS  wait at most SECONDS for the snapshot\n"
+   "                         (default 300, 0 for no limit)\n"
+   "  -v, --verbose          say on standard error what was written\n"
+   "  -h, --help             show this help\n"},
 };
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
@@ -185,8 +200,9 @@ static void usage_all(FILE *f) {
         "-o FILE.gz writes gzip (pprof always does), standard output is\n"
         "never compressed.\n"
         "\nExit status: 0 ok, 1 bad or unreadable profile, 2 usage error,\n"
-        "3 output not written, 4 profiles differ (compare). See\n"
-        "cccp-report(1) and, for the format, cccp-profile(5).\n", f);
+        "3 output not written, 4 profiles differ (compare), 5 the process\n"
+        "cannot be dumped, 6 the snapshot failed (dump). See cccp-report(1)\n"
+        "and, for the format, cccp-profile(5).\n", f);
 }
 
 static void usage_cmd(FILE *f, const cmd *c) {
@@ -196,7 +212,8 @@ static void usage_cmd(FILE *f, const cmd *c) {
   if (c->bit & ((C_VIEW & ~(C_NOMETRIC | C_PPROF)) | C_DIFF))
     fputs(metric_help, f);
   if (c->bit & (C_VIEW | C_DIFF)) fputs(merge_help, f);
-  fputs(c->bit == C_PPROF ? pprof_output_help : common_help, f);
+  if (c->bit != C_DUMP)
+    fputs(c->bit == C_PPROF ? pprof_output_help : common_help, f);
 }
 
 /* ------------------------------------------------------------ errors */
@@ -224,7 +241,8 @@ enum {
   O_VERSION = 'V',
   O_MERGE = 256, O_SORT, O_MIN, O_INCLUDE, O_EXCLUDE, O_METHODS,
   O_CONTEXTS, O_DEPTH, O_COLOR, O_TITLE, O_APP, O_COLLAPSE, O_UPCALLS,
-  O_HIDE, O_PRUNE, O_PRUNE_ROOT, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME
+  O_HIDE, O_PRUNE, O_PRUNE_ROOT, O_BYNAME, O_TOP, O_MINOV, O_EXPECT, O_KEEP, O_FLAME,
+  O_RESET, O_TIMEOUT, O_VERBOSE = 'v'
 };
 
 typedef struct opt {
@@ -233,7 +251,7 @@ typedef struct opt {
 } opt;
 
 static const opt opts[] = {
-  {{"output", required_argument, NULL, O_OUTPUT}, C_ALL},
+  {{"output", required_argument, NULL, O_OUTPUT}, C_ALL | C_DUMP},
   {{"metric", required_argument, NULL, O_METRIC},
    (C_VIEW & ~C_NOMETRIC) | C_DIFF},
   {{"merge-threads", no_argument, NULL, O_MERGE}, C_VIEW | C_DIFF},
@@ -261,8 +279,11 @@ static const opt opts[] = {
   {{"top", required_argument, NULL, O_TOP}, C_COMPARE},
   {{"min-overlap", required_argument, NULL, O_MINOV}, C_COMPARE},
   {{"expect", required_argument, NULL, O_EXPECT}, C_COMPARE},
-  {{"help", no_argument, NULL, O_HELP}, C_ALL},
-  {{"version", no_argument, NULL, O_VERSION}, C_ALL},
+  {{"reset", no_argument, NULL, O_RESET}, C_DUMP},
+  {{"timeout", required_argument, NULL, O_TIMEOUT}, C_DUMP},
+  {{"verbose", no_argument, NULL, O_VERBOSE}, C_DUMP},
+  {{"help", no_argument, NULL, O_HELP}, C_ALL | C_DUMP},
+  {{"version", no_argument, NULL, O_VERSION}, C_ALL | C_DUMP},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -317,6 +338,7 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
   char shorts[16] = ":o:hV";
   if (c->bit & ((C_VIEW & ~C_NOMETRIC) | C_DIFF)) strcat(shorts, "m:");
   if (c->bit & (C_TOP | C_COMPARE | C_DIFF)) strcat(shorts, "n:");
+  if (c->bit & C_DUMP) strcat(shorts, "v");
   opterr = 0;
   optind = 1;
   int ch, li;
@@ -385,6 +407,11 @@ static int parse(rp_opts *o, const cmd *c, int argc, char **argv) {
       break;
     }
     case O_EXPECT: o->expect = a; break;
+    case O_RESET: o->reset = 1; break;
+    case O_TIMEOUT:
+      if ((o->timeout = count(a, 1L << 30)) < 0) goto bad_value;
+      break;
+    case O_VERBOSE: o->verbose = 1; break;
     case O_HELP:
       usage_cmd(stdout, c);
       return fflush(stdout) ? RP_EXIT_OUTPUT : RP_EXIT_OK;
@@ -518,6 +545,7 @@ int main(int argc, char **argv) {
   o.depth = -1;
   o.min_overlap = -1;
   o.top = 10;
+  o.timeout = 300;
   /* Repeatable options: at most one per argument. */
   o.include = calloc((size_t)argc, sizeof *o.include);
   o.exclude = calloc((size_t)argc, sizeof *o.exclude);
@@ -538,6 +566,17 @@ int main(int argc, char **argv) {
   o.cmp.prune = o.prune;
   o.cmp.prune_root = o.prune_root;
   st = RP_EXIT_USAGE;
+  if (c->bit == C_DUMP) {
+    /* the JVM writes -o FILE itself: no output file is opened here */
+    if (o.nfiles != 1)
+      rp_error("dump: needs one process id (see cccp-report dump --help)");
+    else if (!o.output || !*o.output)
+      rp_error("dump: -o FILE is required: the JVM writes the snapshot "
+               "there");
+    else
+      st = rp_cmd_dump(&o);
+    goto out;
+  }
   if (c->bit == C_COMPARE) {
     size_t want = o.expect || o.contexts ? 1 : 2;
     if (o.expect && o.contexts) {

@@ -19,7 +19,10 @@ enum {
   RP_EXIT_INPUT = 1,     /* unreadable or malformed profile, no such metric */
   RP_EXIT_USAGE = 2,     /* bad command line */
   RP_EXIT_OUTPUT = 3,    /* output could not be written, or out of memory */
-  RP_EXIT_DIFFER = 4     /* compare: below --min-overlap, expectation unmet */
+  RP_EXIT_DIFFER = 4,    /* compare: below --min-overlap, expectation unmet */
+  RP_EXIT_TARGET = 5,    /* dump: the process cannot be dumped (nothing
+                            was sent to it) */
+  RP_EXIT_SNAPSHOT = 6   /* dump: the attach or the snapshot failed */
 };
 
 /* A threshold: an absolute value, or a percentage of the total. */
@@ -61,7 +64,11 @@ typedef struct rp_opts {
   const char *expect;    /* --expect FILE */
   int contexts;          /* --contexts */
   size_t top;            /* --top */
-  char **files;          /* the profiles */
+  /* dump */
+  int reset;             /* --reset */
+  long timeout;          /* --timeout, seconds (0: none) */
+  int verbose;           /* -v */
+  char **files;          /* the profiles (dump: the process id) */
   size_t nfiles;
 } rp_opts;
 
@@ -185,5 +192,8 @@ int rp_cmd_jop(const rp_opts *o, FILE *out);
 int rp_cmd_pprof(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_merge(const rp_opts *o, rp_view *v, FILE *out);
 int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out);
+/* 'dump': a snapshot of a running JVM's profile, written by the JVM to
+** '-o FILE' (not through 'out'; the process id is 'o->files[0]'). */
+int rp_cmd_dump(const rp_opts *o);
 
 #endif

@@ -36,7 +36,7 @@ SJ=/usr/share/java
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
-make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" \
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/libcccp-agent.so" \
   $([ -n "${CCCP_REPORT:-}" ] || echo bin/cccp-report) >/dev/null ||
   { fail "build cccp-report and cccp-rt.jar"; finish; exit 1; }
 ORACLE="$ROOT/$BUILD/oracle/libcccporacle.so"

@@ -16,8 +16,8 @@ DATA="$ROOT/tests/data/apps"
 SJ=/usr/share/java
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" >/dev/null ||
-  { fail "build cccp-rt.jar"; finish; exit 1; }
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/libcccp-agent.so" \
+  >/dev/null || { fail "build cccp-rt.jar and libcccp-agent.so"; finish; exit 1; }
 use_jdks
 have() {
   local j

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make install PREFIX=... puts the tools, both runtime jars and the man
-# pages in FHS places (bin, share/cccp, share/man); the installed tools,
+# make install PREFIX=... puts the tools, both runtime jars, the native
+# agent and the man pages in FHS places (bin, share/cccp, share/man); the installed tools,
 # run from another folder without CCCP_RT, find their runtime from their
 # own location, instrument the bundled example, and read its profile back;
 # make uninstall removes every file install wrote. The same staged under
@@ -19,7 +19,8 @@ EX="$ROOT/$BUILD/examples/wordfreq.jar"
 BINDIR=$(cd "$(dirname "$REWRITE")" && pwd)
 mk() { make -s -C "$ROOT" BUILD="$BUILD" BINDIR="$BINDIR" "$@"; }
 FILES="bin/cccp-rewrite bin/cccp-report share/cccp/cccp-rt.jar
-       share/cccp/cccp-rt-jdk.jar share/man/man1/cccp-rewrite.1
+       share/cccp/cccp-rt-jdk.jar share/cccp/libcccp-agent.so
+       share/man/man1/cccp-rewrite.1
        share/man/man1/cccp-report.1 share/man/man5/cccp-profile.5"
 
 P="$T/prefix"
@@ -37,6 +38,8 @@ mkdir -p "$T/elsewhere" && cd "$T/elsewhere"
 expect_exit 0 "the installed cccp-rewrite instruments the example from another folder" \
   env -u CCCP_RT "$P/bin/cccp-rewrite" -q "$EX" -o out/
 check "... and copies the installed runtime beside it" cmp out/cccp-rt.jar "$P/share/cccp/cccp-rt.jar"
+check "... and the installed native agent" cmp out/libcccp-agent.so "$P/share/cccp/libcccp-agent.so"
+check "... which the options file loads" grep -qx -- "-agentpath:$(pwd -P)/out/libcccp-agent.so" out/cccp.args
 if [ -x "$JDK17/bin/java" ]; then
   (cd out && "$JDK17/bin/java" -jar "$EX" >"$T/plain.txt" 2>&1)
   (cd out && "$JDK17/bin/java" @cccp.args -Dcccp.out="$T/p.xml" -jar wordfreq.jar \

@@ -18,8 +18,9 @@ JAVAC="$JDK17/bin/javac"
 if [ ! -x "$JAVAC" ]; then
   echo "  SKIP load suite: no javac at $JAVAC"; finish; exit $?
 fi
-make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/tools/cmp-entries" \
-  >/dev/null || { fail "build cccp-rt.jar and cmp-entries"; finish; exit 1; }
+make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" "$BUILD/libcccp-agent.so" \
+  "$BUILD/tools/cmp-entries" >/dev/null ||
+  { fail "build cccp-rt.jar, libcccp-agent.so and cmp-entries"; finish; exit 1; }
 
 # ------------------------------------------------------------ fixtures
 # app/app.jar      Class-Path: lib/util.jar lib/util-1.0.jar (a link to
@@ -153,8 +154,8 @@ check "every jar of the closure is written" test -f "$O/app.jar" -a -f "$O/util.
   -a -f "$O/more.jar" -a -f "$O/util-2.jar" -a -f "$O/sp.jar" -a -f "$O/xmlapi.jar"
 check "a jar reached twice (a symbolic link) is written once" test ! -e "$O/util-1.0.jar"
 check "the runtime files beside them" test -f "$O/cccp-rt.jar" -a -f "$O/cccp.args" \
-  -a -f "$O/cccp.leaves"
-check "nothing else in the folder" test "$(ls "$O" | wc -l)" -eq 9
+  -a -f "$O/cccp.leaves" -a -f "$O/libcccp-agent.so"
+check "nothing else in the folder" test "$(ls "$O" | wc -l)" -eq 10
 expect_match "^cccp-rewrite: warning: $T/xml/xmlapi.jar: 2 classes in packages of JDK modules \(such as javax\.xml(\.namespace)?\) left unchanged" \
   "one warning for the jar with classes of JDK packages" "$e1"
 check "exactly one such warning" test "$(printf '%s\n' "$e1" | grep -c 'packages of JDK modules')" -eq 1

@@ -427,7 +427,8 @@ def mode_run(mode, inputs, box, lib, out_dir=False):
                  os.path.join(box.out, 'o.jar')]
     extra = []
     if mode in ('', '--cccp'):
-        extra = ['cccp-rt.jar', 'cccp.args' if out_dir else 'o.jar.args']
+        extra = ['cccp-rt.jar', 'libcccp-agent.so',
+                 'cccp.args' if out_dir else 'o.jar.args']
     st, err = run(argv, cwd=box.cwd)
     return st, err, extra
 
