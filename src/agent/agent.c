@@ -1,8 +1,9 @@
 /*
 ** agent.c -- libcccp-agent.so, the native agent of an instrumented JVM:
-** loaded at startup by the options file (-agentpath), where it does
-** nothing, and loaded again by 'cccp-report dump' through HotSpot's attach
-** mechanism, where it asks the runtime for a snapshot of the profile.
+** loaded at startup by the options file (-agentpath), where it keeps the
+** profile of a program that dies of a full heap, and loaded again by
+** 'cccp-report dump' through HotSpot's attach mechanism, where it asks
+** the runtime for a snapshot of the profile.
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,16 +15,75 @@
 #include "agent.h"
 
 /*
-** At startup: nothing observable (no JVMTI environment, no capabilities,
-** no output). The library only has to be there: the attach 'load' of the
-** same path then finds it loaded, and HotSpot (JDK 21 and later) prints
-** no warning about an agent loaded into a running JVM.
+** At startup the agent watches for one moment: the end of the thread that
+** ran 'main' (the thread of VMInit). A program that dies of its own
+** OutOfMemoryError with its data still reachable ends 'main' in a full
+** heap, and HotSpot then runs no shutdown hook at all: the launcher's
+** DestroyJavaVM attaches a new thread to run them, whose
+** java.lang.Thread it cannot allocate. As 'main' ends the agent drops
+** the runtime's reserve (cccp.rt.Budget.reserve, a byte array), so that
+** the shutdown, and with it the dump of the profile, finds room. The
+** uncaught exception's report has been printed by then, as without
+** cccp. Only JVMTI and JNI calls that run no Java code and allocate
+** nothing in the heap are made; nothing is printed. The library being
+** loaded is also what lets 'cccp-report dump' load it again without the
+** warning JDK 21 and later print about agents loaded into a running JVM.
 */
+static jvmtiEnv *jvmti;
+static jobject main_thread;       /* global reference, set at VMInit */
+
+static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
+  (void)j;
+  main_thread = (*env)->NewGlobalRef(env, thread);
+}
+
+/* The runtime's reserve dropped: its class found among the loaded ones
+** (FindClass would run the class loaders' Java code, in a full heap). */
+static void drop_reserve(JNIEnv *env) {
+  jint n = 0;
+  jclass *cs = NULL;
+  if ((*jvmti)->GetLoadedClasses(jvmti, &n, &cs) != JVMTI_ERROR_NONE) return;
+  for (jint i = 0; i < n; i++) {
+    char *sig = NULL;
+    if ((*jvmti)->GetClassSignature(jvmti, cs[i], &sig, NULL) ==
+            JVMTI_ERROR_NONE && sig && strcmp(sig, "Lcccp/rt/Budget;") == 0) {
+      jfieldID f = (*env)->GetStaticFieldID(env, cs[i], "reserve", "[B");
+      if (!(*env)->ExceptionCheck(env) && f)
+        (*env)->SetStaticObjectField(env, cs[i], f, NULL);
+      (*env)->ExceptionClear(env);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    (*env)->DeleteLocalRef(env, cs[i]);
+  }
+  (*jvmti)->Deallocate(jvmti, (unsigned char *)cs);
+}
+
+static void JNICALL thread_end(jvmtiEnv *j, JNIEnv *env, jthread thread) {
+  if (!main_thread || !(*env)->IsSameObject(env, thread, main_thread)) return;
+  (*j)->SetEventNotificationMode(j, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END,
+                                 NULL);
+  drop_reserve(env);
+}
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options,
                                     void *reserved) {
-  (void)vm;
   (void)options;
   (void)reserved;
+  /* without JVMTI the snapshots still work: only the reserve stays */
+  if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) {
+    jvmti = NULL;
+    return JNI_OK;
+  }
+  jvmtiEventCallbacks cb;
+  memset(&cb, 0, sizeof cb);
+  cb.VMInit = vm_init;
+  cb.ThreadEnd = thread_end;
+  if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) == JVMTI_ERROR_NONE) {
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
+                                       JVMTI_EVENT_VM_INIT, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
+                                       JVMTI_EVENT_THREAD_END, NULL);
+  }
   return JNI_OK;
 }
 

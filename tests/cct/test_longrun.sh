@@ -13,6 +13,10 @@
 # - a profile named .xml.gz is gzip, and cccp-report reads it;
 #   cccp.interval writes numbered
 #   snapshots whose intervals add up with the profile at exit;
+# - a program that dies of its own OutOfMemoryError, its data still
+#   reachable (no shutdown hook runs in a full heap unless something
+#   frees memory as main ends: the native agent drops the runtime's
+#   reserve), prints and exits as plainly and leaves its profile;
 # - unnamed virtual threads' trees are named "(virtual)" (JDK 25).
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
@@ -52,6 +56,20 @@ same_totals() {
   [ $ok = 1 ] && pass "$what" || fail "$what"
 }
 
+oom() {         # oom TAG JAVA ARGS...: plain and instrumented Hog
+  local tag=$1 java=$2 rc0 rc1
+  shift 2
+  "$java" -Xmx64m -cp "$T/lr.jar" lr.Hog >"$T/$tag.hplain" 2>&1
+  rc0=$?
+  "$java" -Xmx64m "$@" lr.Hog >"$T/$tag.hout" 2>&1
+  rc1=$?
+  check "$tag: OutOfMemoryError: the exit status is the plain run's ($rc0)" \
+    test $rc0 = $rc1 -a $rc0 != 0
+  check "$tag: ... and so is the output" cmp "$T/$tag.hplain" "$T/$tag.hout"
+  check "$tag: ... and the profile is written, its counts whole" \
+    test "$(calls "$T/$tag-oom.xml" 'lr/Hog.work(I)V')" = 12345
+}
+
 recurse() {     # recurse TAG JAVA ARGS...: plain and instrumented Recurse
   local tag=$1 java=$2
   shift 2
@@ -78,6 +96,7 @@ for J in "${JDKS[@]}"; do
   echo "-- JDK $v, app mode"
   A=(@"$T/app/cccp.args" -cp "$T/app/lr.jar")
   recurse "app$v" "$J/bin/java" "${A[@]}" -Dcccp.out="$T/app$v.xml"
+  oom "app$v" "$J/bin/java" "${A[@]}" -Dcccp.out="$T/app$v-oom.xml"
 
   # a budget in nodes; none; a malformed one
   "$J/bin/java" "${A[@]}" -Dcccp.budget=300 -Dcccp.out="$T/n$v.xml" \
@@ -150,5 +169,7 @@ expect_exit 0 "rewrite the long-run programs against it" \
   "$REWRITE" -q --summary "$T/jdk/jdk.summary" "$T/lr.jar" -o "$T/jm/"
 recurse jdkmode "$JDK17/bin/java" @"$T/jm/cccp.args" -cp "$T/jm/lr.jar" \
   -Dcccp.out="$T/jdkmode.xml"
+oom jdkmode "$JDK17/bin/java" @"$T/jm/cccp.args" -cp "$T/jm/lr.jar" \
+  -Dcccp.out="$T/jdkmode-oom.xml"
 
 finish

@@ -51,7 +51,9 @@ final class Budget {
   /** The id of the method "(folded)" of fold nodes, 0 until needed. */
   static volatile int fold;
 
-  /* the memory given up for the dump at exit (see reserve) */
+  /* memory kept for the end: the native agent drops it as the main
+  ** thread ends (libcccp-agent.so, by this name), the dump at exit as it
+  ** starts (free) */
   private static byte[] reserve;
 
   /* The bytes of a node table of 'n' entries. */
