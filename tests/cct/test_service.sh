@@ -15,6 +15,10 @@
 # and Service.json in it (every context, every thread) are the requests
 # the service counted.
 #
+# Last, the instrumented service runs again under a small budget
+# (cccp.budget=1000 nodes): its handlers' calls fold, the counts above
+# still hold, and every profile stays within the budget.
+#
 # Snapshots: between the phases, 'snapshot_here' takes a profile of the
 # running service with 'cccp-report dump PID -o FILE --reset' and checks
 # that each interval's handler calls are the requests counted in it (the
@@ -185,6 +189,25 @@ for J in "${JDKS[@]}"; do
   run_service "jdk$v-cccp" inst "$J/bin/java" @"$T/inst/cccp.args" \
     -Dcccp.out="$T/jdk$v-cccp/cct.xml" \
     -Xlog:class+load=info:file="$T/jdk$v-cccp/load.log":none -cp "$ICP"
+done
+
+# The same under a budget that the service's start-up already spends
+# (about a tenth of its tree): the handlers' calls fold, and each
+# interval still holds exactly the requests served in it; the trees
+# stay within the budget.
+J=${JDKS[${#JDKS[@]} - 1]}
+v=$(jdk_version "$J")
+echo "-- JDK $v, a budget of 1000 nodes"
+run_service "jdk$v-budget" inst "$J/bin/java" @"$T/inst/cccp.args" \
+  -Dcccp.budget=1000 -Dcccp.out="$T/jdk$v-budget/cct.xml" \
+  -Xlog:class+load=info:file="$T/jdk$v-budget/load.log":none -cp "$ICP"
+p="$T/jdk$v-budget/cct.xml"
+attr() { sed -n '2s/.* '"$1"'="\([0-9]*\)".*/\1/p' "$2"; }
+for f in "$T/jdk$v-budget"/snap-*.xml "$p"; do
+  [ -s "$f" ] || continue
+  b=$(attr tree-bytes "$f"); l=$(attr budget "$f"); c=$(attr folded-calls "$f")
+  check "jdk$v-budget: $(basename "$f"): within the budget ($b of $l bytes), calls folded ($c)" \
+    test -n "$b" -a "${b:-1}" -le "${l:-0}" -a "${c:-0}" -gt 0
 done
 
 echo "  test_service.sh took $((SECONDS - START)) s"
