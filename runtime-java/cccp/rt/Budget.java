@@ -47,6 +47,10 @@ final class Budget {
   static volatile long since;
   /* the heap ran out while a node was being made */
   static volatile boolean heapFull;
+  /* the budget refused an ordinary node, a fold node: until a tree is
+  ** dropped, calls in new contexts fold without asking 'grant' (a lock)
+  ** each time */
+  private static volatile boolean softFull, hardFull;
 
   /** The id of the method "(folded)" of fold nodes, 0 until needed. */
   static volatile int fold;
@@ -139,6 +143,7 @@ final class Budget {
       r.bytes += n;
       return true;
     }
+    if (!force && (fold ? hardFull : softFull)) return false;
     long g = grant(n, r == null ? 0 : CHUNK, force, fold);
     if (g == 0) return false;
     if (r != null) {
@@ -171,6 +176,8 @@ final class Budget {
     long left = cap - used;
     if (left < n && !force) {
       if (since == 0) since = System.currentTimeMillis();
+      if (fold) hardFull = true;
+      else softFull = true;
       return 0;
     }
     /* no calls into the JDK here: in JDK mode it is instrumented */
@@ -185,6 +192,7 @@ final class Budget {
     used -= r.bytes + r.reserve;
     r.bytes = 0;
     r.reserve = 0;
+    softFull = hardFull = false;
   }
 
   /** The heap had no room for a node: no tree grows from now on. */
