@@ -192,17 +192,8 @@ final class Dump implements Runnable {
         for (int i = 0; i < t.ids.length; i++)
           if (t.ids[i] > 0 && t.ids[i] < u.length) u[t.ids[i]] = true;
       }
-      CC n = root.first;
-      while (n != null) {
+      for (CC n = root.first; n != null; n = preorder(n, root))
         if (n.mid > 0 && n.mid < u.length) u[n.mid] = true;
-        if (n.first != null) {
-          n = n.first;
-          continue;
-        }
-        while (n.next == null && n != root) n = n.parent;
-        if (n == root) break;
-        n = n.next;
-      }
     }
     return u;
   }
@@ -326,10 +317,16 @@ final class Dump implements Runnable {
     return true;
   }
 
+  /* The node after 'n' in a pre-order walk of 'root''s tree, or null. */
+  private static CC preorder(CC n, CC root) {
+    if (n.first != null) return n.first;
+    while (n.next == null && n != root) n = n.parent;
+    return n == root ? null : n.next;
+  }
+
   /* A reset's walk of a tree that is not written: its bases move too. */
   private static void resetOnly(CC.Root root) {
-    CC n = root.first;
-    while (n != null) {
+    for (CC n = root.first; n != null; n = preorder(n, root)) {
       n.base = n.calls;
       if (n instanceof CC.Metered) {
         CC.Metered c = (CC.Metered) n;
@@ -338,13 +335,6 @@ final class Dump implements Runnable {
         c.allocationsBase = c.allocations;
         c.returnsBase = c.returns;
       }
-      if (n.first != null) {
-        n = n.first;
-        continue;
-      }
-      while (n.next == null && n != root) n = n.parent;
-      if (n == root) break;
-      n = n.next;
     }
     Folds f = root.folds;
     if (f == null) return;
