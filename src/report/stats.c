@@ -70,6 +70,7 @@ int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out) {
 
   uint64_t calls = 0, ncalls[F_NKINDS][F_NKINDS];
   uint64_t native_nodes = 0, native_calls = 0, inner = 0, children = 0;
+  uint64_t fold_points = 0;   /* fold nodes under kept contexts */
   uint64_t maxfan = 0;
   double dsum = 0, dcalls = 0;
   uint32_t maxdepth = 0;
@@ -91,6 +92,7 @@ int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out) {
     int from = x->parent ? mk[p->nodes[x->parent].method] : F_THREAD;
     uint64_t *c = &ncalls[from][mk[x->method]];
     *c = sat_add(*c, x->calls);
+    if (p->methods[x->method].folded && x->parent) fold_points++;
     if (p->methods[x->method].native) {
       native_nodes++;
       native_calls = sat_add(native_calls, x->calls);
@@ -124,9 +126,10 @@ int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out) {
   }
   if (r->folded_calls) {
     fprintf(out, "folded: %llu calls (%.1f%%) of %llu methods, in contexts "
-                 "past the budget",
+                 "past the budget, below %llu kept contexts",
             (unsigned long long)r->folded_calls, pct(r->folded_calls, calls),
-            (unsigned long long)r->folded_methods);
+            (unsigned long long)r->folded_methods,
+            (unsigned long long)fold_points);
     if (r->folding_since && r->interval_start &&
         r->folding_since >= r->interval_start)
       fprintf(out, ", from %.1f s into the interval",

@@ -18,7 +18,7 @@
 #   frees memory as main ends: the native agent drops the runtime's
 #   reserve), prints and exits as plainly (the JVM's report of the
 #   error may take its other form: the tree takes heap) and leaves its
-#   profile;
+#   profile; so does one ended by SIGTERM;
 # - unnamed virtual threads' trees are named "(virtual)" (JDK 25).
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
@@ -160,6 +160,17 @@ for J in "${JDKS[@]}"; do
   done
   check "JDK $v: ... whose intervals add up with the profile at exit ($sum, counted $ticks)" \
     test "$sum" = "$ticks"
+
+  # ended by SIGTERM: the JVM runs its shutdown hooks, the dump among them
+  "$J/bin/java" -cp "$T/lr.jar" lr.Ticks 20000 >/dev/null 2>&1 &
+  p=$!; sleep 1.5; kill -TERM $p; wait $p; rc0=$?
+  "$J/bin/java" "${A[@]}" -Dcccp.out="$T/term$v.xml" lr.Ticks 20000 \
+    >"$T/term$v.out" 2>&1 &
+  p=$!; sleep 1.5; kill -TERM $p; wait $p; rc1=$?
+  check "JDK $v: SIGTERM: the exit status is the plain run's ($rc0)" \
+    test "$rc0" = "$rc1" -a "$rc0" = 143
+  check "JDK $v: ... and the profile is written" \
+    test "$(calls "$T/term$v.xml" 'lr/Ticks.tick()V')" -gt 0
 
   if [ "$v" -ge 21 ]; then
     "$J/bin/java" "${A[@]}" -Dcccp.out="$T/v$v.xml" lr.Virtual >/dev/null 2>&1

@@ -144,7 +144,9 @@ final class Budget {
       return true;
     }
     if (!force && (fold ? hardFull : softFull)) return false;
-    long g = grant(n, r == null ? 0 : CHUNK, force, fold);
+    /* fold nodes are granted one at a time: a chunk of their share in a
+    ** reserve would go to ordinary nodes */
+    long g = grant(n, r == null || fold ? 0 : CHUNK, force, fold);
     if (g == 0) return false;
     if (r != null) {
       r.reserve += g - n;
