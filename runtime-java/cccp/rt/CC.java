@@ -1038,7 +1038,16 @@ public class CC {
     private static void hook() {
       if (hooked || off) return;
       hooked = true;
+      Priv.hook();
+    }
+
+    /* hook's work, with the runtime's permissions (Priv): the settings
+    ** of app mode, read once (JDK mode reads them in CC.start), and the
+    ** dump at exit */
+    static void hookWork() {
       if (!Slots.JDK) {
+        /* reading these initializes the holders that read their settings */
+        boolean counters = Cfg.METERED | JopCache.ON;
         Budget.configure();
         Snapshot.configure();
       }

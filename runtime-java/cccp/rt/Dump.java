@@ -50,10 +50,15 @@ final class Dump implements Runnable {
     ** a node: cleared, so that the JDK code the dump calls makes none */
     CC prev = CC.set(null);
     try {
-      dump(System.getProperty("cccp.out", "cccp-profile.xml"));
+      Priv.exitDump(this);
     } finally {
       CC.set(prev);
     }
+  }
+
+  /* The dump at exit's work, with the runtime's permissions (Priv). */
+  void exitWork() {
+    dump(System.getProperty("cccp.out", "cccp-profile.xml"));
   }
 
   /** Snapshot.take's answers. */
@@ -70,12 +75,17 @@ final class Dump implements Runnable {
     /* this thread's own calls into the JDK (JDK mode) make no nodes */
     CC prev = CC.set(null);
     try {
-      Dump d = new Dump();
-      d.reset = reset;
-      return d.dump(path) ? OK : CANNOT_WRITE;
+      return Priv.snapshot(path, reset);
     } finally {
       CC.set(prev);
     }
+  }
+
+  /* A snapshot's work, with the runtime's permissions (Priv). */
+  static int snapshotWork(String path, boolean reset) {
+    Dump d = new Dump();
+    d.reset = reset;
+    return d.dump(path) ? OK : CANNOT_WRITE;
   }
 
   private boolean dump(String path) {

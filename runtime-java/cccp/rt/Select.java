@@ -204,7 +204,7 @@ final class Select {
     if (r == NONE) {
       CC prev = CC.set(null);
       try {
-        r = owns(mid, k);
+        r = Priv.owns(mid, k);
       } finally {
         CC.set(prev);
       }
@@ -229,7 +229,7 @@ final class Select {
     if (r == NONE) {
       CC prev = CC.set(null);
       try {
-        r = of(mid, k);
+        r = Priv.of(mid, k);
       } finally {
         CC.set(prev);
       }

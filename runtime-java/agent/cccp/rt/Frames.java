@@ -38,7 +38,8 @@ import java.util.stream.Stream;
  */
 public final class Frames
     implements Predicate<StackWalker.StackFrame>,
-               Function<Stream<StackWalker.StackFrame>, Object> {
+               Function<Stream<StackWalker.StackFrame>, Object>,
+               java.security.PrivilegedExceptionAction<MethodHandles.Lookup> {
   /** The line of a twin's forwarding call (FORWARD_LINE in cccp.c). */
   static final int LINE = 65535;
   private static final String TWIN = "Lcccp/rt/CC;)";
@@ -64,10 +65,31 @@ public final class Frames
 
   /* package access to java.lang: this class is java.lang.CccpFrames
   ** (defined by the agent) or, in an instrumented JDK, cccp.rt.Frames
-  ** in java.base */
+  ** in java.base. With this class's permissions, not the program's
+  ** (a SecurityManager asks for suppressAccessChecks): the action is an
+  ** instance of this class, which the agent defines alone. */
   private static MethodHandles.Lookup lookupIn(Class<?> c)
       throws IllegalAccessException {
-    return MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+    try {
+      return java.security.AccessController.doPrivileged(
+          new Frames(c, MethodHandles.lookup()));
+    } catch (java.security.PrivilegedActionException e) {
+      throw (IllegalAccessException) e.getException();
+    }
+  }
+
+  /* the lookup that 'run' makes, privileged (lookupIn) */
+  private final Class<?> target;
+  private final MethodHandles.Lookup self;
+
+  private Frames(Class<?> target, MethodHandles.Lookup self) {
+    this.target = target;
+    this.self = self;
+  }
+
+  @Override
+  public MethodHandles.Lookup run() throws IllegalAccessException {
+    return MethodHandles.privateLookupIn(target, self);
   }
 
   private static synchronized void calls() throws ReflectiveOperationException {
@@ -132,7 +154,9 @@ public final class Frames
     info = true;
   }
 
-  private Frames() {}
+  private Frames() {
+    this(null, null);
+  }
 
   /** In place of StackTraceElement.of(backtrace, depth) in Throwable. */
   public static StackTraceElement[] of(Object backtrace, int depth)

@@ -26,7 +26,8 @@ import java.lang.reflect.Method;
  * getMethod, the constructor and field equivalents, java.beans, the
  * default serialVersionUID, records and enums.
  */
-public final class Hidden {
+public final class Hidden
+    implements java.security.PrivilegedExceptionAction<Void> {
   private static final int SYNTHETIC = 0x1000;
   /* The JDK's members the filter calls, found by lookups when first
   ** needed (see Frames: an instrumented JDK calls the originals itself
@@ -35,8 +36,22 @@ public final class Hidden {
       HAS_INIT;
   private static volatile boolean found;
 
+  /*
+  ** The lookups, with this class's permissions, not the program's (a
+  ** SecurityManager asks for suppressAccessChecks): the action is an
+  ** instance of this class, which the agent defines alone.
+  */
   private static synchronized void find() throws ReflectiveOperationException {
     if (found) return;
+    try {
+      java.security.AccessController.doPrivileged(new Hidden());
+    } catch (java.security.PrivilegedActionException e) {
+      throw (ReflectiveOperationException) e.getException();
+    }
+  }
+
+  @Override
+  public Void run() throws ReflectiveOperationException {
     MethodHandles.Lookup l = MethodHandles.lookup();
     Class<?> r = Class.forName("jdk.internal.reflect.Reflection");
     FILTER_METHODS = l.findStatic(r, "filterMethods", MethodType.methodType(
@@ -54,6 +69,7 @@ public final class Hidden {
         osc, "hasStaticInitializer",
         MethodType.methodType(boolean.class, Class.class));
     found = true;
+    return null;
   }
 
   private Hidden() {}

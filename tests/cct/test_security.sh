@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Programs under a SecurityManager (JDK 17; JDK 24 and later have none):
+# tests/programs/security/sec/Guarded, run with a policy that grants it
+# almost nothing, its manager installed by the program or at start-up
+# (-Djava.security.manager), plain, in app mode and in JDK mode (the
+# manager installed by the program: see README, limitations). Checked:
+# the instrumented run prints and exits as the plain one (the stack walk
+# the policy forbids fails alike, the stack trace and the reflection
+# show what plainly), and writes its profile, with the program's calls
+# in it: the runtime's own work is done with the runtime's permissions.
+# Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+suite_tmp
+JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+[ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
+  >/dev/null || { fail "build cccp-report"; finish; exit 1; }
+export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+J="$JDK17/bin/java"
+
+check "compile the program" "$JDK17/bin/javac" -nowarn -d "$T/cls" \
+  "$ROOT"/tests/programs/security/sec/*.java
+(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/sec.jar" sec)
+cat >"$T/sec.policy" <<'P'
+grant {
+  permission java.lang.RuntimePermission "exitVM.*";
+  permission java.lang.RuntimePermission "setSecurityManager";
+  permission java.lang.RuntimePermission "createSecurityManager";
+};
+P
+expect_exit 0 "rewrite it (app mode)" "$REWRITE" -q "$T/sec.jar" -o "$T/app/"
+expect_exit 0 "instrument JDK 17" "$REWRITE" -q --jdk "$JDK17" -o "$T/jdk"
+expect_exit 0 "rewrite it against the instrumented JDK" \
+  "$REWRITE" -q --summary "$T/jdk/jdk.summary" "$T/sec.jar" -o "$T/jm/"
+
+POL=(-Djava.security.policy=="$T/sec.policy")
+# run TAG HOW ARGS...: the program plain and as ARGS run it, its manager
+# installed as HOW says (install: by the program; start: at start-up)
+run() {
+  local tag=$1 how=$2 rc0 rc1 sm=() a=()
+  shift 2
+  if [ "$how" = start ]; then sm=(-Djava.security.manager); else a=(install); fi
+  "$J" "${sm[@]}" "${POL[@]}" -cp "$T/sec.jar" sec.Guarded "${a[@]}" \
+    >"$T/$tag.plain" 2>"$T/$tag.eplain"
+  rc0=$?
+  "$J" "$@" "${sm[@]}" "${POL[@]}" -Dcccp.out="$T/$tag.xml" sec.Guarded \
+    "${a[@]}" >"$T/$tag.out" 2>"$T/$tag.err"
+  rc1=$?
+  check "$tag: exits as plainly ($rc0)" test "$rc0" = 3 -a "$rc1" = 3
+  check "$tag: prints what the plain run prints" cmp "$T/$tag.plain" "$T/$tag.out"
+  # the JDK's warning about setSecurityManager names the caller's jar
+  sed -i "s|file:$T/[a-z]*/*sec.jar|file:JAR|" "$T/$tag.eplain" "$T/$tag.err"
+  check "$tag: ... on stderr too" cmp "$T/$tag.eplain" "$T/$tag.err"
+  check "$tag: the forbidden walk fails alike" \
+    grep -q '^walker java.security.AccessControlException' "$T/$tag.out"
+  local n
+  n=$("$REPORT" top --merge-threads --methods -n 0 "$T/$tag.xml" 2>/dev/null |
+      awk '$NF == "sec/Guarded.work(I)I" { print $1 }')
+  check "$tag: the profile is written, its calls there (${n:-none})" test "${n:-0}" = 100
+}
+
+run app-install install @"$T/app/cccp.args" -cp "$T/app/sec.jar"
+run app-start start @"$T/app/cccp.args" -cp "$T/app/sec.jar"
+run jdk-install install @"$T/jdk/cccp.args" -cp "$T/jm/sec.jar"
+
+finish
