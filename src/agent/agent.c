@@ -32,9 +32,15 @@
 static jvmtiEnv *jvmti;
 static jobject main_thread;       /* global reference, set at VMInit */
 
+/* Thread-end events are enabled only now: enabled at start-up, HotSpot
+** recomputes every environment's events for the booting thread, and
+** another agent's method events (the JVMTI oracle's) then start before
+** VMInit, during System.initPhase3. */
 static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
-  (void)j;
   main_thread = (*env)->NewGlobalRef(env, thread);
+  if (main_thread)
+    (*j)->SetEventNotificationMode(j, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END,
+                                   NULL);
 }
 
 /* The runtime's reserve dropped: its class found among the loaded ones
@@ -81,8 +87,6 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options,
   if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) == JVMTI_ERROR_NONE) {
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                        JVMTI_EVENT_VM_INIT, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
-                                       JVMTI_EVENT_THREAD_END, NULL);
   }
   return JNI_OK;
 }
