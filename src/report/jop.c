@@ -39,14 +39,18 @@ int rp_cmd_jop(const rp_opts *o, FILE *out) {
     rp_error_diag(&d);
     st = rc == CR_ENOMEM ? RP_EXIT_OUTPUT : RP_EXIT_INPUT;
   } else {
+    char cache[64] = "no method cache";
+    if (p->jop.cache_blocks)      /* the run charged the misses itself */
+      snprintf(cache, sizeof cache, "a method cache of %d words in %d blocks",
+               p->jop.cache_words, p->jop.cache_blocks);
     fprintf(stderr, "cccp-report: %s: %llu cycles in all (%llu counted in "
             "basic blocks, %llu added for invokes and returns; JOP %d, "
-            "r=%d, w=%d, no method cache)\n", o->files[0],
+            "r=%d, w=%d, %s)\n", o->files[0],
             (unsigned long long)sum(p, cr_profile_find_metric(p, "cycles")),
             (unsigned long long)before,
             (unsigned long long)(sum(p, cr_profile_find_metric(p, "cycles")) -
                                  before),
-            p->jop.year, p->jop.r, p->jop.w);
+            p->jop.year, p->jop.r, p->jop.w, cache);
   }
   if (!st && cr_profile_write(p, out, &d)) {
     rp_error_diag(&d);

@@ -1147,6 +1147,13 @@ golden "jop: the completed cycles" "$REPORT" folded -m cycles done.xml <<'EOF'
 [main];app/M.main;app/M.a;app/M.b 190
 [main];app/M.main;java/util/List.sort;app/M.a 123
 EOF
+expect_match "r=1, w=2, no method cache\)" "jop: ... without a method cache" "$err"
+sed 's/jop-completed="0"/& jop-cache-words="1024" jop-cache-blocks="16"/' \
+  jop.xml >cache.xml
+expect_exit 0 "jop: a run that simulated the method cache" \
+  "$REPORT" jop cache.xml -o cache-done.xml
+expect_match "a method cache of 1024 words in 16 blocks\)" \
+  "jop: ... says so" "$err"
 expect_exit 0 "jop: a completed profile" "$REPORT" jop done.xml -o again.xml
 expect_match "completed already; written unchanged" "jop: never twice" "$err"
 check "jop: written unchanged" cmp done.xml again.xml
