@@ -205,6 +205,18 @@ static const cr_pol_rule builtin_jdk[] = {
         "the VM's helpful message (JDK 14+) names the called methods by "
         "their parameters, and instrumented code calls twins: the filter "
         "leaves out their cccp.rt.CC"),
+  AFTER("jdk/internal/loader/BuiltinClassLoader", "jdk/internal/loader/Resource",
+        "getCodeSourceURL", "()Ljava/net/URL;", "cccp/rt/Reflect",
+        "codeSource", "(Ljava/net/URL;)Ljava/net/URL;", "patched-code-source",
+        "a class of a patched module comes from its patch jar: its code "
+        "source is the module's own location again, so that the JDK's "
+        "policy grants it what it grants the module"),
+  REDIRECT("java/lang/SecurityManager", "java/util/Map", "containsKey",
+           "(Ljava/lang/Object;)Z", "cccp/rt/Reflect", "restricted",
+           "(Ljava/util/Map;Ljava/lang/Object;)Z", "runtime-package-access",
+           "a SecurityManager restricts the packages a module does not "
+           "export to all, which cccp.rt in java.base is: every class of "
+           "an instrumented module names cccp.rt.CC"),
   /* Throwable.getOurStackTrace: JDK 25, JDK 17 */
   AFTER("java/lang/Throwable", "java/lang/StackTraceElement", "of",
         "(Ljava/lang/Object;I)" STE, "cccp/rt/Reflect", "frames",
@@ -412,6 +424,25 @@ const char cr_policy_doc[] =
 "  types, and instrumented code calls twins: without it the program reads\n"
 "  'Cannot invoke \"C.m(int, cccp.rt.CC)\"' where the original reads\n"
 "  'Cannot invoke \"C.m(int)\"'.\n"
+"patched-code-source  <redirect after=\"1\"> in\n"
+"  jdk.internal.loader.BuiltinClassLoader: the code source of a class the\n"
+"  platform or application loader defines (Resource.getCodeSourceURL)\n"
+"  goes to cccp/rt/Reflect, which gives a class of a patched module its\n"
+"  module's own location (jrt:/MODULE) instead of the patch jar's. The\n"
+"  JDK's policy (lib/security/default.policy) grants permissions by\n"
+"  those locations: without it, under a SecurityManager, the patched\n"
+"  modules' classes lose them (jdk.localedata's locale providers cannot\n"
+"  load: ServiceConfigurationError from String.format).\n"
+"runtime-package-access  <redirect> in java.lang.SecurityManager: its\n"
+"  lookups of restricted packages (Map.containsKey on the packages the\n"
+"  boot layer's modules do not export to all, in checkPackageAccess and\n"
+"  checkPackageDefinition, JDK 17) go to cccp/rt/Reflect, which answers\n"
+"  that cccp.rt is not restricted. It is a package of java.base exported\n"
+"  only to the modules and the class path that --add-exports names, and\n"
+"  every class the rewriter instrumented names cccp.rt.CC: without it,\n"
+"  under a manager installed at start-up, the application's classes\n"
+"  and the patched modules' need RuntimePermission\n"
+"  \"accessClassInPackage.cccp.rt\", which no policy grants.\n"
 "stack-trace-filter  <redirect> in Throwable and Thread: the calls that\n"
 "  make stack traces (StackTraceElement.of in Throwable.getOurStackTrace:\n"
 "  of(Throwable, int) on JDK 17, of(Object, int) on 25; another thread's\n"

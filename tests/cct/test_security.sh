@@ -2,12 +2,15 @@
 # Programs under a SecurityManager (JDK 17; JDK 24 and later have none):
 # tests/programs/security/sec/Guarded, run with a policy that grants it
 # almost nothing, its manager installed by the program or at start-up
-# (-Djava.security.manager), plain, in app mode and in JDK mode (the
-# manager installed by the program: see README, limitations). Checked:
+# (-Djava.security.manager), plain, in app mode and in JDK mode. Checked:
 # the instrumented run prints and exits as the plain one (the stack walk
 # the policy forbids fails alike, the stack trace and the reflection
 # show what plainly), and writes its profile, with the program's calls
-# in it: the runtime's own work is done with the runtime's permissions.
+# in it: the runtime's own work is done with the runtime's permissions,
+# the patched modules' classes keep what the JDK's policy grants their
+# modules (a locale provider of jdk.localedata formats a number), and
+# cccp.rt, which every instrumented class names, is not a restricted
+# package.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17.
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -63,5 +66,6 @@ run() {
 run app-install install @"$T/app/cccp.args" -cp "$T/app/sec.jar"
 run app-start start @"$T/app/cccp.args" -cp "$T/app/sec.jar"
 run jdk-install install @"$T/jdk/cccp.args" -cp "$T/jm/sec.jar"
+run jdk-start start @"$T/jdk/cccp.args" -cp "$T/jm/sec.jar"
 
 finish

@@ -282,7 +282,15 @@ START_TEST(test_policy_xml__jdk_builtin) {
   size_t kinds[CR_POL__COUNT] = {0};
   for (size_t i = 0; i < cr_policy_count(p); i++)
     kinds[cr_policy_rule(p, i)->kind]++;
-  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 12);
+  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 14);
+  k = entry(p, CR_POL_REDIRECT, "jdk/internal/loader/BuiltinClassLoader", "*");
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "patched-code-source");
+  ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 1);
+  k = entry(p, CR_POL_REDIRECT, "java/lang/SecurityManager", "*");
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "runtime-package-access");
+  ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 0);
   ck_assert_uint_eq(kinds[CR_POL_THREAD_ENTRY], 1);
   ck_assert_uint_eq(kinds[CR_POL_UPCALL], 1);
   ck_assert_uint_eq(kinds[CR_POL_INSERT_CALL], 4);

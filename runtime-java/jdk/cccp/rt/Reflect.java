@@ -92,6 +92,80 @@ public final class Reflect {
     }
   }
 
+  /*
+   * The patch jars of the patched modules (the JVM's jdk.module.patch.N
+   * properties, "MODULE=PATH:PATH", which the JDK keeps aside from the
+   * system properties), as the paths of the URLs the JDK
+   * makes of them, and each module's own location: read once, at start
+   * (Slots.start), with profiling off.
+   */
+  private static String[] patchPaths = new String[0];
+  private static java.net.URL[] patchModules = new java.net.URL[0];
+
+  static void patches() {
+    java.util.ArrayList<String> paths = new java.util.ArrayList<>();
+    java.util.ArrayList<java.net.URL> mods = new java.util.ArrayList<>();
+    for (int i = 0;; i++) {
+      String v = jdk.internal.misc.VM.getSavedProperty("jdk.module.patch." + i);
+      if (v == null) break;
+      int eq = v.indexOf('=');
+      if (eq <= 0) continue;
+      String m = v.substring(0, eq);
+      if (m.equals("java.base")) continue;        // defined by the VM
+      try {
+        java.net.URL at = java.net.URI.create("jrt:/" + m).toURL();
+        for (String p : v.substring(eq + 1).split(java.io.File.pathSeparator)) {
+          if (p.isEmpty()) continue;
+          paths.add(java.nio.file.Path.of(p).toAbsolutePath().toUri().toURL()
+                    .getPath());
+          mods.add(at);
+        }
+      } catch (java.io.IOException | RuntimeException e) {
+        /* that module's classes keep their patch jar's code source */
+      }
+    }
+    patchPaths = paths.toArray(new String[0]);
+    patchModules = mods.toArray(new java.net.URL[0]);
+  }
+
+  /**
+   * After Resource.getCodeSourceURL in BuiltinClassLoader: for a class
+   * of a patched module, its module's own location instead of the patch
+   * jar it came from, so that the JDK's policy, which grants by those
+   * locations, gives it what it gives the module (see the policy's
+   * patched-code-source); any other URL as it is.
+   */
+  public static java.net.URL codeSource(java.net.URL u) {
+    String[] ps = patchPaths;
+    if (u == null || ps.length == 0) return u;
+    CC prev = CC.set(null);
+    try {
+      if (!"file".equals(u.getProtocol())) return u;
+      String p = u.getPath();
+      for (int i = 0; i < ps.length; i++)
+        if (ps[i].equals(p)) return patchModules[i];
+      return u;
+    } finally {
+      CC.set(prev);
+    }
+  }
+
+  /**
+   * In place of nonExportedPkgs.containsKey(pkg) in SecurityManager:
+   * whether package 'pkg' is restricted, never for cccp.rt (see the
+   * policy's runtime-package-access); the lookup itself with the slot
+   * cleared, as the runtime's work.
+   */
+  public static boolean restricted(java.util.Map<?, ?> m, Object pkg) {
+    if ("cccp.rt".equals(pkg)) return false;
+    CC prev = CC.set(null);
+    try {
+      return m.containsKey(pkg);
+    } finally {
+      CC.set(prev);
+    }
+  }
+
   /** Whether the current thread runs the runtime's own work (see
    *  java.lang.CccpFrameInfo). */
   public static boolean ownWork() {

@@ -178,6 +178,7 @@ final class Slots {
    */
   static void start() {
     Frames.APP = new Twins();
+    Reflect.patches();
     /* the runtime's classes that call into the JDK from their static
     ** initializers: initialized now, while profiling is off, not in the
     ** context of whatever first needs them */

@@ -9,7 +9,8 @@ import java.util.List;
  * Runs under a SecurityManager (installed here with the argument
  * "install", or by -Djava.security.manager) and a policy that grants
  * almost nothing: calls into the JDK, reflection on its own class, a
- * stack walk that the policy forbids, a stack trace, and System.exit(3).
+ * stack walk that the policy forbids, a stack trace, a number formatted
+ * by a locale provider of another module, and System.exit(3).
  * An instrumented run must print and exit as the plain one does, and
  * the runtime's own work (its settings, the reflection behind library
  * call sites, the filters of stack traces and reflection, the dump at
@@ -28,6 +29,10 @@ public class Guarded {
     Collections.sort(l);
     System.out.println("sum " + s + " " + l);
     System.out.println("methods " + Guarded.class.getDeclaredMethods().length);
+    /* the CLDR locale provider, in jdk.localedata, which the JDK's own
+     * policy grants what it needs by its module's location */
+    System.out.println(String.format(
+        java.util.Locale.forLanguageTag("th-TH-u-nu-thai"), "%,d", 1234567));
     try {
       Class<?> c = StackWalker.getInstance(
           StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
