@@ -211,6 +211,14 @@ static const cr_pol_rule builtin_jdk[] = {
         "a class of a patched module comes from its patch jar: its code "
         "source is the module's own location again, so that the JDK's "
         "policy grants it what it grants the module"),
+  AFTER("jdk/internal/module/ModulePatcher$JarResourceFinder",
+        "java/util/jar/JarFile", "stream", "()Ljava/util/stream/Stream;",
+        "cccp/rt/Reflect", "entries",
+        "(Ljava/util/stream/Stream;)Ljava/util/stream/Stream;",
+        "patched-module-list",
+        "a patched module's reader lists its patch jars' entries: as the "
+        "JDK's own reader, the list outlives the reader, and names none "
+        "of the runtime's files"),
   REDIRECT("java/lang/SecurityManager", "java/util/Map", "containsKey",
            "(Ljava/lang/Object;)Z", "cccp/rt/Reflect", "restricted",
            "(Ljava/util/Map;Ljava/lang/Object;)Z", "runtime-package-access",
@@ -433,6 +441,15 @@ const char cr_policy_doc[] =
 "  those locations: without it, under a SecurityManager, the patched\n"
 "  modules' classes lose them (jdk.localedata's locale providers cannot\n"
 "  load: ServiceConfigurationError from String.format).\n"
+"patched-module-list  <redirect after=\"1\"> in\n"
+"  jdk.internal.module.ModulePatcher$JarResourceFinder: the entries of a\n"
+"  patch jar that ModuleReader.list() streams (JarFile.stream) go to\n"
+"  cccp/rt/Reflect, which reads them at once and leaves out the\n"
+"  runtime's own (cccp/, java/lang/Cccp*, META-INF/cccp.patch, folders).\n"
+"  The JDK streams them from the open jar: a program that lists a module\n"
+"  and closes its reader before it reads the list got 'zip file closed',\n"
+"  where the JDK's own reader's list outlives it; and it saw files no\n"
+"  module of the JDK has.\n"
 "runtime-package-access  <redirect> in java.lang.SecurityManager: its\n"
 "  lookups of restricted packages (Map.containsKey on the packages the\n"
 "  boot layer's modules do not export to all, in checkPackageAccess and\n"

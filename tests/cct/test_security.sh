@@ -10,7 +10,10 @@
 # the patched modules' classes keep what the JDK's policy grants their
 # modules (a locale provider of jdk.localedata formats a number), and
 # cccp.rt, which every instrumented class names, is not a restricted
-# package.
+# package. Also, in JDK mode, what a program sees of the patched modules
+# (tests/programs/patched/pm/Modules): a class's code source, and a
+# module's resources listed by its reader and read after the reader is
+# closed, as plainly.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17.
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -22,9 +25,9 @@ JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
 J="$JDK17/bin/java"
 
-check "compile the program" "$JDK17/bin/javac" -nowarn -d "$T/cls" \
-  "$ROOT"/tests/programs/security/sec/*.java
-(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/sec.jar" sec)
+check "compile the programs" "$JDK17/bin/javac" -nowarn -d "$T/cls" \
+  "$ROOT"/tests/programs/security/sec/*.java "$ROOT"/tests/programs/patched/pm/*.java
+(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/sec.jar" sec pm)
 cat >"$T/sec.policy" <<'P'
 grant {
   permission java.lang.RuntimePermission "exitVM.*";
@@ -67,5 +70,13 @@ run app-install install @"$T/app/cccp.args" -cp "$T/app/sec.jar"
 run app-start start @"$T/app/cccp.args" -cp "$T/app/sec.jar"
 run jdk-install install @"$T/jdk/cccp.args" -cp "$T/jm/sec.jar"
 run jdk-start start @"$T/jdk/cccp.args" -cp "$T/jm/sec.jar"
+
+"$J" -cp "$T/sec.jar" pm.Modules >"$T/pm.plain" 2>&1
+"$J" @"$T/jdk/cccp.args" -Dcccp.out="$T/pm.xml" -cp "$T/jm/sec.jar" pm.Modules \
+  >"$T/pm.out" 2>&1
+check "patched modules: code sources and resource lists as plainly" \
+  cmp "$T/pm.plain" "$T/pm.out"
+check "... (a platform module's code source is its jrt: location)" \
+  grep -q '^java.sql code source: jrt:/java.sql$' "$T/pm.out"
 
 finish

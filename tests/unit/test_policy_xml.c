@@ -237,6 +237,9 @@ START_TEST(test_policy_xml__jdk_builtin) {
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->to.desc,
                    "(Ljava/lang/Object;)Ljava/lang/Class;");
   ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 0);
+  k = entry(p, CR_POL_REDIRECT, "jdk/internal/module/ModulePatcher$JarResourceFinder", "*");
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "patched-module-list");
   /* filters of a result: the call stays (a native the runtime cannot
   ** reach without a method handle) */
   after_filter(p, "java/lang/Class", "getDeclaredConstructors0",
@@ -282,7 +285,7 @@ START_TEST(test_policy_xml__jdk_builtin) {
   size_t kinds[CR_POL__COUNT] = {0};
   for (size_t i = 0; i < cr_policy_count(p); i++)
     kinds[cr_policy_rule(p, i)->kind]++;
-  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 14);
+  ck_assert_uint_eq(kinds[CR_POL_REDIRECT], 15);
   k = entry(p, CR_POL_REDIRECT, "jdk/internal/loader/BuiltinClassLoader", "*");
   ck_assert_int_ge(k, 0);
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "patched-code-source");
@@ -291,6 +294,9 @@ START_TEST(test_policy_xml__jdk_builtin) {
   ck_assert_int_ge(k, 0);
   ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "runtime-package-access");
   ck_assert_int_eq(cr_policy_rule(p, (size_t)k)->after, 0);
+  k = entry(p, CR_POL_REDIRECT, "jdk/internal/module/ModulePatcher$JarResourceFinder", "*");
+  ck_assert_int_ge(k, 0);
+  ck_assert_str_eq(cr_policy_rule(p, (size_t)k)->id, "patched-module-list");
   ck_assert_uint_eq(kinds[CR_POL_THREAD_ENTRY], 1);
   ck_assert_uint_eq(kinds[CR_POL_UPCALL], 1);
   ck_assert_uint_eq(kinds[CR_POL_INSERT_CALL], 4);

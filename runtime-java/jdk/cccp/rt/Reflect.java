@@ -151,6 +151,33 @@ public final class Reflect {
   }
 
   /**
+   * After JarFile.stream() in a patched module's reader (ModulePatcher's
+   * JarResourceFinder.list): the patch jar's entries read at once, so
+   * that the list outlives the reader as the JDK's own does, without the
+   * runtime's own files and folders (see the policy's
+   * patched-module-list).
+   */
+  public static java.util.stream.Stream<?> entries(java.util.stream.Stream<?> s) {
+    CC prev = CC.set(null);
+    try {
+      Object[] a = s.toArray();
+      int k = 0;
+      for (Object o : a) {
+        String n = ((java.util.zip.ZipEntry) o).getName();
+        /* the runtime's jar also holds the folders of its classes: the
+        ** JDK's own reader lists no folders */
+        if (n.startsWith("cccp/") || n.startsWith("java/lang/Cccp")
+            || n.equals("META-INF/cccp.patch") || n.endsWith("/"))
+          continue;
+        a[k++] = o;
+      }
+      return java.util.Arrays.stream(a, 0, k);
+    } finally {
+      CC.set(prev);
+    }
+  }
+
+  /**
    * In place of nonExportedPkgs.containsKey(pkg) in SecurityManager:
    * whether package 'pkg' is restricted, never for cccp.rt (see the
    * policy's runtime-package-access); the lookup itself with the slot
