@@ -80,7 +80,7 @@ apps_each() {
   # (Epsilon). Jython also reads its compiled modules' class files
   # (rewritten: larger) as data, and lists the loaded packages (the
   # runtime's among them). Groovy's caches keyed by class hash by
-  # identity too. (README, "Status": the shares.)
+  # identity too. (docs/testing.md, the profiles against the oracle: the shares.)
   local groovy
   groovy=$(for j in /usr/share/groovy/lib/*.jar; do if [ -e "$j" ]; then echo "$j"; fi; done)
   [ -n "$groovy" ] || groovy=/usr/share/groovy/lib/groovy.jar

@@ -17,7 +17,7 @@
 # Jython are asserted at a lower floor: they sort the methods reflection
 # lists, whose order HotSpot does not keep when a class has more methods
 # (the twins), and Jython reads its rewritten class files as data
-# (README, "Status"). Jython reads its own jar's directory, every entry
+# (docs/testing.md, the profiles against the oracle). Jython reads its own jar's directory, every entry
 # prefixed with the jar's path: its plain and oracle runs use copies of
 # the jars in a folder whose path is as long as the rewritten jars'. An
 # application whose jar is missing is skipped with a message.

@@ -134,7 +134,7 @@ for J in "${JDKS[@]}"; do
   # jar holding the original classes stored as the rewritten jar stores
   # them, at a path of the same length (reading a jar's entries and its
   # path are calls too). Its CCT and the instrumented run's must overlap
-  # by OVERLAP % with every JDK frame counted; README "Status" lists and
+  # by OVERLAP % with every JDK frame counted; docs/testing.md lists and
   # explains what differs.
   args=$A; oracle_for "$J"; ORACLE_LIB=$A; A=$args
   mkdir -p "$T/ori$v"

@@ -123,7 +123,7 @@ app() {
 
 # The JVMTI oracle with every JDK frame counted, for the applications of
 # ORACLE_APPS on JDK 17 and ORACLE_APPS25 on JDK 25 (name:floor %, some
-# tenths below what README "Status" reports): the plain JDK runs
+# tenths below what docs/testing.md reports): the plain JDK runs
 # patched as the
 # instrumented one is, with the original classes ($T/id$v: cccp-rewrite
 # --identity --jdk; the runtime jar for java.base), and the original
