@@ -78,27 +78,7 @@ check "the input is untouched" cmp small.xml "$DATA/small.xml"
 
 # Generated: a chain 200,000 calls deep (recursion in the reader or the
 # commands would overflow the stack) and a wide tree of 300,000 nodes.
-python3 - <<'PY'
-with open("deep.xml", "w") as f:
-    f.write('<cct version="1"><method id="1" class="a/R" name="r" desc="()V"/>'
-            '<method id="2" class="a/L" name="leaf" desc="()V"/><tree thread="t">\n')
-    n = 200000
-    f.write('<node method="1" calls="1">' * n)
-    f.write('<node method="2" calls="7"/>')
-    f.write('</node>' * n)
-    f.write('\n</tree></cct>\n')
-with open("wide.xml", "w") as f:
-    f.write('<cct version="1">')
-    for m in range(1, 1001):
-        f.write('<method id="%d" class="w/C%d" name="m" desc="()V"/>' % (m, m % 37))
-    f.write('<tree thread="t">\n')
-    for i in range(300):
-        f.write('<node method="%d" calls="1">' % (i % 1000 + 1))
-        for j in range(999):
-            f.write('<node method="%d" calls="%d"/>' % ((i * 7 + j) % 1000 + 1, j % 13))
-        f.write('</node>\n')
-    f.write('</tree></cct>\n')
-PY
+python3 "$ROOT/tests/report/mkprofiles.py" 200000 1000 300 999
 
 echo "-- top"
 # small.xml, calls. Thread main: main 1 > {work 10 > helper 20 > length

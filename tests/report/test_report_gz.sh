@@ -16,28 +16,7 @@ mkdir "$T/plain" "$T/gz"
 cp "$DATA"/*.xml "$DATA"/*.expect "$T/plain/"
 cd "$T/plain"
 # a deep chain and a wide tree, as the main suite makes them (smaller)
-python3 - <<'PY'
-with open("deep.xml", "w") as f:
-    f.write('<cct version="1"><method id="1" class="a/R" name="r" desc="()V"/>'
-            '<method id="2" class="a/L" name="leaf" desc="()V"/><tree thread="t">\n')
-    n = 20000
-    f.write('<node method="1" calls="1">' * n)
-    f.write('<node method="2" calls="7"/>')
-    f.write('</node>' * n)
-    f.write('\n</tree></cct>\n')
-with open("wide.xml", "w") as f:
-    f.write('<cct version="1">')
-    for m in range(1, 201):
-        f.write('<method id="%d" class="w/C%d" name="m" desc="()V"/>' % (m, m % 37))
-    f.write('<tree thread="t">\n')
-    for i in range(100):
-        f.write('<node method="%d" calls="1">' % (i % 200 + 1))
-        for j in range(299):
-            f.write('<node method="%d" calls="%d" cycles="%d"/>\n'
-                    % ((i * 7 + j) % 200 + 1, j % 13, j))
-        f.write('</node>\n')
-    f.write('</tree></cct>\n')
-PY
+python3 "$ROOT/tests/report/mkprofiles.py" 20000 200 100 299 --cycles
 cp ./*.expect "$T/gz/"
 for f in ./*.xml; do gzip -n -c "$f" > "$T/gz/$f"; done
 check "the copies are gzip" bash -c \
