@@ -10,140 +10,6 @@
 #include "cccp/xform.h"
 #include "xf_int.h"
 
-#define CC_CLASS "cccp/rt/CC"
-#define CC_DESC "Lcccp/rt/CC;"
-#define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
-#define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
-#define D_PUBLISHV "(Ljava/lang/Object;Lcccp/rt/CC;I)V"
-#define D_OWNS "(Ljava/lang/Object;I)Z"
-#define D_COUNT "(Lcccp/rt/CC;I)V"
-#define D_EVENT "(Lcccp/rt/CC;)V"
-#define D_GET "()Lcccp/rt/CC;"
-#define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
-#define D_REGISTER \
-  "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;II)I"
-#define D_MID                                                              \
-  "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"             \
-  "Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;"                  \
-  "Ljava/lang/String;II)I"
-
-enum {                          /* access flags (JVMS 4.1, 4.6) */
-  ACC_PUBLIC = 0x0001, ACC_PRIVATE = 0x0002, ACC_PROTECTED = 0x0004,
-  ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SYNCHRONIZED = 0x0020,
-  ACC_BRIDGE = 0x0040, ACC_VARARGS = 0x0080, ACC_NATIVE = 0x0100,
-  ACC_INTERFACE = 0x0200, ACC_ABSTRACT = 0x0400, ACC_SYNTHETIC = 0x1000,
-  ACC_ENUM = 0x4000, ACC_MODULE = 0x8000,
-  ACC_TRANSIENT = 0x0080        /* fields */
-};
-
-/* One method id used by the class: its key and where it is loaded from. */
-typedef struct mid {
-  const char *cls, *name, *desc;
-  uint32_t hash;            /* of the three, for 'xf.midtab' */
-  uint32_t size;
-  int flags;
-  int idx;                  /* Dynamic entry, or Fieldref (0: none) */
-  uint32_t fixed;           /* JDK mode: the fixed id (idx 0), or 0 */
-} mid;
-
-/* A reference (Class, Fieldref or Methodref) whose use in this class
-** may initialise another class: 'guard' is the Fieldref of this class's
-** flag "done once" (0: no flag, in an interface), or -1 when no
-** instrumented '<clinit>' can run. Per reference, not per class: which
-** class a field or method reference initialises depends on where the
-** member is declared. */
-struct initg {
-  int ref;
-  int guard;
-};
-
-/* How a body is instrumented. */
-enum { ESI, OSI };
-
-/* The state of one class in flight. */
-/* What the call sites of one pool reference learnt, for the next site
-** with that reference (every body of a class has its own copy of them). */
-typedef struct site_memo {
-  const cr_hmethod *t;      /* 'cr_hier_site''s target */
-  int32_t edit;             /* JDK mode: the redirect rule, -1 none */
-  uint32_t mid;             /* the callee's id in 'mids' + 1, 0: not
-                               asked ('site_mid') */
-  uint16_t twin;            /* the reference to the twin, 0: not made */
-  uint8_t asked;            /* 'esi' and 't' are known */
-  uint8_t esi;              /* its answer */
-  uint8_t edit_asked;       /* 'edit' is known */
-} site_memo;
-
-/*
-** A method's two bodies (its ESI twin, then its own OSI body) differ only
-** in their entry code, the twin's owner check and, when the original
-** has no local past its parameters, the slots of the new locals (one
-** higher in the twin): the rest, decoded and with its call sites
-** rewritten, is made once. 'build' copies the twin's body as built for
-** the original method; the OSI build replaces the twin's entry and owner
-** check by its own entry. Not for the compact form, a twin that locks
-** by itself, or block counters (their code is spread over the body).
-*/
-typedef struct share {
-  cr_member *m;             /* the original: copy the twin for it */
-  cr_body *b;               /* the copy, or NULL */
-  cr_insn *first, *pend;    /* the original's first node; the twin's
-                               entry code's last, in the copy */
-  cr_insn *fwd;             /* the owner check's forwarding block, or
-                               NULL */
-  uint32_t base;            /* the twin's first new local */
-  uint32_t nsites[3];       /* the sites the twin's body counted */
-} share;
-
-typedef struct xf {
-  cr_class *c;
-  cr_arena *a;
-  cr_xf_opts *o;
-  cr_diag *d;
-  const char *name;         /* this class */
-  int iface;                /* an interface */
-  int condy;                /* version >= 63: ids by ldc of a Dynamic */
-  int jdk;                  /* a class of the instrumented JDK: fixed
-                               ids only, nothing registered at run time */
-  int readers;              /* app mode: the slot's readers put it back
-                               ('reader_exits'), call sites only publish */
-  cr_an *an;
-  const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
-  cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
-  cr_an_env env;
-  int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
-  int r_owns, r_getclass, r_restore, r_publishv;
-  int r_cycles, r_bytecodes, r_allocs;  /* block counters */
-  int r_returned, r_caught;                /* JOP method-cache events */
-  int r_returned2;                         /* CC.returned(CC, CC) */
-  uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
-  int tally;                /* count them in the body being instrumented
-                               (one of a method's two bodies) */
-  int code_name;            /* Utf8 "Code" */
-  mid *mids;
-  uint32_t nmids, cmids;
-  uint32_t *midtab;         /* 'mids' by hash: index + 1, 0 empty */
-  uint32_t midmask;         /* table size - 1, 0 before the first */
-  site_memo *memo;          /* by pool index, below 'nmemo' */
-  uint32_t nmemo;
-  cr_member **newm;         /* methods to append, in order */
-  uint32_t nnewm, cnewm;
-  cr_member *newf;          /* fields to append */
-  uint32_t nnewf, cnewf;
-  cr_bsm *bsms;             /* bootstrap methods to append */
-  uint32_t nbsms, cbsms, bsm_base;
-  struct initg *inits;      /* classes this one may initialise */
-  uint32_t ninits, cinits;
-  int in_init;              /* instrumenting a constructor */
-  int compact;              /* the sites being rewritten are in the
-                               compact part of a body ('instrument') */
-  int publish;              /* ... and only publish their node ('readers',
-                               not in a compact body) */
-  int bumped;               /* version raised to 52 (an old interface) */
-  int err;                  /* first fatal error (pool full, OOM) */
-  share sh;                 /* the method's twin, for its own body */
-} xf;
-
 /* ------------------------------------------------------------ helpers */
 
 static int oom(xf *x) {
@@ -307,14 +173,14 @@ static int mid_room(xf *x) {
 }
 
 /* The id of 'cls.name desc', added to the class's list when new. */
-static mid *get_mid(xf *x, const char *cls, const char *name,
+static xf_mid *get_mid(xf *x, const char *cls, const char *name,
                     const char *desc, uint32_t size, int flags) {
   size_t lc = strlen(cls), ln = strlen(name), ld = strlen(desc);
   uint32_t h = cr_hash(cls, lc) ^ cr_hash(name, ln) * 0x9e3779b1u ^
                cr_hash(desc, ld) * 0x85ebca6bu;
   for (uint32_t j = h & x->midmask; x->midmask && x->midtab[j];
        j = (j + 1) & x->midmask) {
-    mid *m = &x->mids[x->midtab[j] - 1];
+    xf_mid *m = &x->mids[x->midtab[j] - 1];
     if (m->hash == h && strcmp(m->cls, cls) == 0 &&
         strcmp(m->name, name) == 0 && strcmp(m->desc, desc) == 0)
       return m;
@@ -322,7 +188,7 @@ static mid *get_mid(xf *x, const char *cls, const char *name,
   if (mid_room(x) ||
       grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
     return NULL;
-  mid *m = &x->mids[x->nmids++];
+  xf_mid *m = &x->mids[x->nmids++];
   memset(m, 0, sizeof *m);
   m->cls = cr_arena_strndup(x->a, cls, lc);
   m->name = cr_arena_strndup(x->a, name, ln);
@@ -398,14 +264,14 @@ static mid *get_mid(xf *x, const char *cls, const char *name,
 }
 
 /* Push method id 'm' before 'at'. */
-static void emit_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
+static void emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   if (!m->idx) emit_int(x, b, at, (int32_t)m->fixed);
   else emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
 }
 
 /* "ldc cls; ldc name; ldc desc; ldc size; bipush flags; invokestatic
 ** register" before 'at': the id of 'm', registered. */
-static void emit_register(xf *x, cr_body *b, cr_insn *at, const mid *m) {
+static void emit_register(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   cr_cpool *cp = x->c->cp;
   emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
   emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->name, x->d)));
@@ -424,7 +290,7 @@ static void emit_register(xf *x, cr_body *b, cr_insn *at, const mid *m) {
 ** registers the id on the spot, as '<clinit>' will. A dynamic constant
 ** resolves without the class's initialization.
 */
-static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const mid *m) {
+static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   emit_mid(x, b, at, m);
   if (x->condy || !m->idx) return;
   cr_insn *l = cr_label_new(b);
@@ -587,7 +453,7 @@ static int overridable(xf *x, uint16_t cls_acc, uint16_t acc,
 #define FORWARD_LINE 65535
 
 static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
-                          const char *desc, const mid *me, int p, int prev);
+                          const char *desc, const xf_mid *me, int p, int prev);
 
 /*
 ** The delegating shape, used by B2N twins of natives and twins of methods
@@ -608,7 +474,7 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   if (!b) return x->err;
   int stat = (orig->flags & ACC_STATIC) != 0;
   int p = arg_slots(desc) + !stat, prev = p + 1;
-  mid *m = get_mid(x, x->name, name, desc, size, flags);
+  xf_mid *m = get_mid(x, x->name, name, desc, size, flags);
   if (!m) return x->err;
   int check = !virt && overridable(x, x->c->flags, orig->flags, name);
   cr_insn *go = check ? emit_label(x, b, NULL) : NULL;
@@ -888,7 +754,7 @@ static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
 ** before it; with no entry before it, to no line, as without a table).
 */
 static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
-                          const char *desc, const mid *me, int p, int prev) {
+                          const char *desc, const xf_mid *me, int p, int prev) {
   cr_cpool *cp = x->c->cp;
   cr_insn *j;
   if (!x->r_owns) {
@@ -1025,7 +891,7 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 ** do; the slot is then not restored if that constructor throws.
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                         const mid *node, const char *spill);
+                         const xf_mid *node, const char *spill);
 
 /*
 ** App mode, a virtual or interface call into a library ('spill' its
@@ -1035,7 +901,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 **   spill; dup; aload cc; MID; CC.publishv; unspill; <call>
 */
 static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                            const mid *node, const char *spill) {
+                            const xf_mid *node, const char *spill) {
   if (!x->r_publishv)
     x->r_publishv = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
                                                "publishv", D_PUBLISHV, x->d));
@@ -1048,7 +914,7 @@ static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 }
 
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                      const mid *node, int nohandler, const char *spill) {
+                      const xf_mid *node, int nohandler, const char *spill) {
   if (x->compact) {
     wrap_compact(x, b, i, ccl, prev, node, spill);
     return;
@@ -1104,7 +970,7 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 ** it back first ('compact_resets').
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                         const mid *node, const char *spill) {
+                         const xf_mid *node, const char *spill) {
   if (!node) {
     if (x->readers) i->aux |= AUX_READS;      /* see 'compact_resets' */
     return;
@@ -1150,7 +1016,7 @@ static int leaf_site(const xf *x, const cr_hmethod *t, const char *owner,
 **   aload cc; MID; CC.enter; pop; <call>
 */
 static void wrap_leaf(xf *x, cr_body *b, cr_insn *i, int ccl,
-                      const mid *node) {
+                      const xf_mid *node) {
   emit(x, b, i, CR_OP_ALOAD, ccl);
   emit_mid(x, b, i, node);
   emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
@@ -1206,7 +1072,7 @@ static int inits_code(const cr_hclass *c) {
 }
 
 /*
-** The guard of reference 'ref' into class 't' (see 'struct initg'), -1
+** The guard of reference 'ref' into class 't' (see 'struct xf_initg'), -1
 ** when it needs none ('init_needed'). 0 on error ('err' set).
 ** 'init_needed': 1 if some class of t's superclass chain outside this
 ** class's own chain is instrumented and has a '<clinit>', which reads the
@@ -1238,7 +1104,7 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
   if (grow(x, (void **)&x->inits, &x->cinits, x->ninits + 1,
            sizeof *x->inits))
     return 0;
-  struct initg *g = &x->inits[x->ninits];
+  struct xf_initg *g = &x->inits[x->ninits];
   g->ref = ref;
   g->guard = need ? 0 : -1;
   if (need && !x->iface) {
@@ -1334,7 +1200,7 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
 /* The memo of the call sites of reference 'k', or NULL (out of memory:
 ** the site is then worked out afresh). The pool's entries when it is
 ** first asked for: the sites of the original code refer to them. */
-static site_memo *site_memo_of(xf *x, uint32_t k) {
+static xf_memo *site_memo_of(xf *x, uint32_t k) {
   if (!x->memo) {
     uint32_t n = cr_cp_count(x->c->cp);
     x->memo = cr_arena_calloc(x->a, n ? n : 1, sizeof *x->memo);
@@ -1353,7 +1219,7 @@ static site_memo *site_memo_of(xf *x, uint32_t k) {
 ** policy's <redirect> entries say which; each replacement has the
 ** original's stack shape (a receiver becomes the first argument).
 */
-static const cr_pol_rule *jdk_edit_of(const xf *x, site_memo *sm,
+static const cr_pol_rule *jdk_edit_of(const xf *x, xf_memo *sm,
                                       const char *owner, const char *name,
                                       const char *desc) {
   int k;
@@ -1386,10 +1252,10 @@ static int thread_entry(const xf *x, const char *name, const char *desc) {
 /* The id of the callee of the sites of a reference ('get_mid'), kept in
 ** its memo 'sm' (may be NULL): the hashing and comparing of its three
 ** names was done again at every site. */
-static mid *site_mid(xf *x, site_memo *sm, const char *cls,
+static xf_mid *site_mid(xf *x, xf_memo *sm, const char *cls,
                      const char *name, const char *desc, int flags) {
   if (sm && sm->mid) return &x->mids[sm->mid - 1];
-  mid *m = get_mid(x, cls, name, desc, 0, flags);
+  xf_mid *m = get_mid(x, cls, name, desc, 0, flags);
   if (m && sm) sm->mid = (uint32_t)(m - x->mids) + 1;
   return m;
 }
@@ -1408,7 +1274,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   const char *name = nat ? cr_cp_str(cp, nat->a) : NULL;
   const char *desc = nat ? cr_cp_str(cp, nat->b) : NULL;
   if (!owner || !name || !desc) return;  /* the analysis will complain */
-  site_memo *sm = site_memo_of(x, (uint32_t)i->a);
+  xf_memo *sm = site_memo_of(x, (uint32_t)i->a);
   const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, sm, owner, name, desc)
                                  : NULL;
   /* a filter that wants the call's stack operand: there is one */
@@ -1510,7 +1376,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     ** its Reference.get with java.lang.ref.SoftReference's) or be made at
     ** run time; CC.enterv names that method then, and leaves the slot to
     ** an instrumented one. */
-    mid *m = dyn ? site_mid(x, sm, cls, name, desc, CR_XF_MID_APP) : NULL;
+    xf_mid *m = dyn ? site_mid(x, sm, cls, name, desc, CR_XF_MID_APP) : NULL;
     if (dyn && !m) return;
     wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
     x->o->nsites_tl++;
@@ -1518,7 +1384,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   }
   int flags = (native ? CR_XF_MID_NATIVE : 0) |
               (app ? CR_XF_MID_APP : CR_XF_MID_LIBRARY);
-  mid *m = site_mid(x, sm, cls, name, desc, flags);
+  xf_mid *m = site_mid(x, sm, cls, name, desc, flags);
   if (!m) return;
   dyn = dyn && !app;
   if (!dyn && !app && leaf_site(x, t, owner, kind)) wrap_leaf(x, b, i, ccl, m);
@@ -1883,7 +1749,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     return cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
                        cr_body_where(b));
   int lk = (int)base, ccl = (int)base + lock, prev = ccl + 1;
-  mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
+  xf_mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
   counters(x, b, bl, nbl, ccl);
   uint32_t norig0 = b->ntcb;            /* the method's own handlers */
@@ -1917,7 +1783,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     emit(x, b, first, CR_OP_ACONST_NULL, 0);
     emit(x, b, first, CR_OP_ASTORE, p);
   }
-  /* copied for the original's own body at the end ('share') */
+  /* copied for the original's own body at the end ('xf_share') */
   int snap = how == ESI && !cm && x->sh.m && !lock && !counting(x) && first;
   cr_insn *pend = first ? first->prev : NULL;
   cr_insn *fwd = owner ? b->line_at : NULL;
@@ -1975,7 +1841,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     int cr = cr_body_clone(&cb, b, x->sh.m, x->a, xl, 3, &cd);
     if (cr == CR_ENOMEM) return oom(x);
     if (cr == 0) {
-      share *sh = &x->sh;
+      xf_share *sh = &x->sh;
       sh->b = cb;
       sh->first = xl[0];
       sh->pend = xl[1];
@@ -1993,14 +1859,14 @@ static int build(xf *x, cr_member *m, int how, const char *name,
 }
 
 /*
-** The OSI body of 'm' from the copy of its twin's ('share'): the twin's
+** The OSI body of 'm' from the copy of its twin's ('xf_share'): the twin's
 ** entry code and forwarding block (and the latter's handler) out, the
 ** new locals moved down to where the OSI body has them, this body's
 ** entry in. Nonzero without 'err' set: build it afresh.
 */
 static int from_twin(xf *x, cr_member *m, const char *name,
                      const char *desc, cr_body **out) {
-  share *sh = &x->sh;
+  xf_share *sh = &x->sh;
   cr_body *b = sh->b;
   sh->b = NULL;
   if (!b || b->m != m) return 1;
@@ -2056,7 +1922,7 @@ static int from_twin(xf *x, cr_member *m, const char *name,
   b->line = 0;
   b->smt_desc = NULL;
   x->in_init = strcmp(name, "<init>") == 0;
-  mid *me = get_mid(x, x->name, name, desc, cr_member_code(m)->code_len,
+  xf_mid *me = get_mid(x, x->name, name, desc, cr_member_code(m)->code_len,
                     CR_XF_MID_APP);
   if (!me) return x->err ? x->err : 1;
   cr_insn *first = b->first;   /* the entry goes before a site's code */
@@ -2693,7 +2559,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   x.iface = (c->flags & ACC_INTERFACE) != 0;
   /* With an instrumented JDK, no dynamic constants: the JDK's linkage
   ** of one (MethodHandleNatives.linkDynamicConstant, thousands of calls)
-  ** would run instrumented, in the program's context, before CC.mid */
+  ** would run instrumented, in the program's context, before CC.xf_mid */
   x.condy = c->major >= 63 && !cr_hier_mid_count(o->h);
   x.readers = !cr_hier_mid_count(o->h);
   const cr_hclass *hc = cr_hier_class(o->h, x.name);

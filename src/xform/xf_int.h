@@ -1,12 +1,148 @@
 /*
-** xf_int.h -- internals of the transforms: basic blocks of a body for
-** the block counters (JOP cycles, bytecodes, allocations).
+** xf_int.h -- internals shared by the files of the CCCP instrumentation:
+** the runtime's names, the state of a class in flight, and basic blocks
+** of a body for the block counters (JOP cycles, bytecodes, allocations).
 */
 #ifndef CCCP_XF_INT_H
 #define CCCP_XF_INT_H
 
 #include "cccp/bytecode.h"
 #include "cccp/jop.h"
+#include "cccp/xform.h"
+
+#define CC_CLASS "cccp/rt/CC"
+#define CC_DESC "Lcccp/rt/CC;"
+#define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
+#define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
+#define D_PUBLISHV "(Ljava/lang/Object;Lcccp/rt/CC;I)V"
+#define D_OWNS "(Ljava/lang/Object;I)Z"
+#define D_COUNT "(Lcccp/rt/CC;I)V"
+#define D_EVENT "(Lcccp/rt/CC;)V"
+#define D_GET "()Lcccp/rt/CC;"
+#define D_SET "(Lcccp/rt/CC;)Lcccp/rt/CC;"
+#define D_REGISTER \
+  "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;II)I"
+#define D_MID                                                              \
+  "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"             \
+  "Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;"                  \
+  "Ljava/lang/String;II)I"
+
+enum {                          /* access flags (JVMS 4.1, 4.6) */
+  ACC_PUBLIC = 0x0001, ACC_PRIVATE = 0x0002, ACC_PROTECTED = 0x0004,
+  ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SYNCHRONIZED = 0x0020,
+  ACC_BRIDGE = 0x0040, ACC_VARARGS = 0x0080, ACC_NATIVE = 0x0100,
+  ACC_INTERFACE = 0x0200, ACC_ABSTRACT = 0x0400, ACC_SYNTHETIC = 0x1000,
+  ACC_ENUM = 0x4000, ACC_MODULE = 0x8000,
+  ACC_TRANSIENT = 0x0080        /* fields */
+};
+
+/* One method id used by the class: its key and where it is loaded from. */
+typedef struct xf_mid {
+  const char *cls, *name, *desc;
+  uint32_t hash;            /* of the three, for 'xf.midtab' */
+  uint32_t size;
+  int flags;
+  int idx;                  /* Dynamic entry, or Fieldref (0: none) */
+  uint32_t fixed;           /* JDK mode: the fixed id (idx 0), or 0 */
+} xf_mid;
+
+/* A reference (Class, Fieldref or Methodref) whose use in this class
+** may initialise another class: 'guard' is the Fieldref of this class's
+** flag "done once" (0: no flag, in an interface), or -1 when no
+** instrumented '<clinit>' can run. Per reference, not per class: which
+** class a field or method reference initialises depends on where the
+** member is declared. */
+struct xf_initg {
+  int ref;
+  int guard;
+};
+
+/* How a body is instrumented. */
+enum { ESI, OSI };
+
+/* What the call sites of one pool reference learnt, for the next site
+** with that reference (every body of a class has its own copy of them). */
+typedef struct xf_memo {
+  const cr_hmethod *t;      /* 'cr_hier_site''s target */
+  int32_t edit;             /* JDK mode: the redirect rule, -1 none */
+  uint32_t mid;             /* the callee's id in 'mids' + 1, 0: not
+                               asked ('site_mid') */
+  uint16_t twin;            /* the reference to the twin, 0: not made */
+  uint8_t asked;            /* 'esi' and 't' are known */
+  uint8_t esi;              /* its answer */
+  uint8_t edit_asked;       /* 'edit' is known */
+} xf_memo;
+
+/*
+** A method's two bodies (its ESI twin, then its own OSI body) differ only
+** in their entry code, the twin's owner check and, when the original
+** has no local past its parameters, the slots of the new locals (one
+** higher in the twin): the rest, decoded and with its call sites
+** rewritten, is made once. 'build' copies the twin's body as built for
+** the original method; the OSI build replaces the twin's entry and owner
+** check by its own entry. Not for the compact form, a twin that locks
+** by itself, or block counters (their code is spread over the body).
+*/
+typedef struct xf_share {
+  cr_member *m;             /* the original: copy the twin for it */
+  cr_body *b;               /* the copy, or NULL */
+  cr_insn *first, *pend;    /* the original's first node; the twin's
+                               entry code's last, in the copy */
+  cr_insn *fwd;             /* the owner check's forwarding block, or
+                               NULL */
+  uint32_t base;            /* the twin's first new local */
+  uint32_t nsites[3];       /* the sites the twin's body counted */
+} xf_share;
+
+/* The state of one class in flight. */
+typedef struct xf {
+  cr_class *c;
+  cr_arena *a;
+  cr_xf_opts *o;
+  cr_diag *d;
+  const char *name;         /* this class */
+  int iface;                /* an interface */
+  int condy;                /* version >= 63: ids by ldc of a Dynamic */
+  int jdk;                  /* a class of the instrumented JDK: fixed
+                               ids only, nothing registered at run time */
+  int readers;              /* app mode: the slot's readers put it back
+                               ('reader_exits'), call sites only publish */
+  cr_an *an;
+  const cr_typeinfo *inner; /* the caller's typeinfo, or NULL */
+  cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
+  cr_an_env env;
+  int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
+  int r_owns, r_getclass, r_restore, r_publishv;
+  int r_cycles, r_bytecodes, r_allocs;  /* block counters */
+  int r_returned, r_caught;                /* JOP method-cache events */
+  int r_returned2;                         /* CC.returned(CC, CC) */
+  uint32_t nunsup;          /* bytecodes JOP cannot run, this class */
+  int tally;                /* count them in the body being instrumented
+                               (one of a method's two bodies) */
+  int code_name;            /* Utf8 "Code" */
+  xf_mid *mids;
+  uint32_t nmids, cmids;
+  uint32_t *midtab;         /* 'mids' by hash: index + 1, 0 empty */
+  uint32_t midmask;         /* table size - 1, 0 before the first */
+  xf_memo *memo;          /* by pool index, below 'nmemo' */
+  uint32_t nmemo;
+  cr_member **newm;         /* methods to append, in order */
+  uint32_t nnewm, cnewm;
+  cr_member *newf;          /* fields to append */
+  uint32_t nnewf, cnewf;
+  cr_bsm *bsms;             /* bootstrap methods to append */
+  uint32_t nbsms, cbsms, bsm_base;
+  struct xf_initg *inits;      /* classes this one may initialise */
+  uint32_t ninits, cinits;
+  int in_init;              /* instrumenting a constructor */
+  int compact;              /* the sites being rewritten are in the
+                               compact part of a body ('instrument') */
+  int publish;              /* ... and only publish their node ('readers',
+                               not in a compact body) */
+  int bumped;               /* version raised to 52 (an old interface) */
+  int err;                  /* first fatal error (pool full, OOM) */
+  xf_share sh;                 /* the method's twin, for its own body */
+} xf;
 
 /* One basic block: its first instruction and what it adds when it runs. */
 typedef struct xf_block {
