@@ -12,32 +12,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static int oom(xf *x) {
-  if (!x->err) x->err = cr_diag_set(x->d, CR_ENOMEM, -1, "out of memory");
-  return x->err;
-}
-
-/* A pool index from a 'cr_cp_add_*' result; 0 (and 'err' set) on error. */
-static int cpi(xf *x, int r) {
-  if (r < 0) {
-    if (!x->err) x->err = r;
-    return 0;
-  }
-  return r;
-}
-
-/* Grow arena array '*v' ('*cap' elements of 'sz') to hold 'need'. */
-static int grow(xf *x, void **v, uint32_t *cap, uint32_t need, size_t sz) {
-  if (need <= *cap) return 0;
-  uint32_t nc = *cap ? *cap * 2 : 8;
-  while (nc < need) nc *= 2;
-  void *p = cr_arena_realloc(x->a, *v, (size_t)*cap * sz, (size_t)nc * sz);
-  if (!p) return oom(x);
-  *v = p;
-  *cap = nc;
-  return 0;
-}
-
 char *cr_xf_twin_desc(cr_arena *a, const char *desc) {
   const char *rp = strchr(desc, ')');
   if (desc[0] != '(' || !rp) return NULL;
@@ -64,94 +38,7 @@ static int ti_lookup(void *ctx, const char *name, const char **super,
   return x->inner->lookup(x->inner->ctx, name, super, is_interface);
 }
 
-/* Emit 'op' with operand 'a' before 'at' (NULL: at the end). */
-static cr_insn *emit(xf *x, cr_body *b, cr_insn *at, unsigned op,
-                     int32_t a) {
-  cr_insn *i = cr_insn_new(b, op);
-  if (!i) {
-    oom(x);
-    return NULL;
-  }
-  i->a = a;
-  cr_body_insert_before(b, at, i);
-  return i;
-}
-
-static cr_insn *emit_label(xf *x, cr_body *b, cr_insn *at) {
-  cr_insn *l = cr_label_new(b);
-  if (!l) {
-    oom(x);
-    return NULL;
-  }
-  cr_body_insert_before(b, at, l);
-  return l;
-}
-
-/* Load the parameters of 'desc' from slot 'slot' on. */
-static void emit_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
-                      int slot) {
-  cr_desc_iter it;
-  const char *t;
-  size_t n;
-  if (cr_desc_iter_init(&it, desc, strlen(desc))) return;
-  while (cr_desc_next(&it, &t, &n) == 1) {
-    unsigned op = t[0] == 'J'   ? CR_OP_LLOAD
-                  : t[0] == 'F' ? CR_OP_FLOAD
-                  : t[0] == 'D' ? CR_OP_DLOAD
-                  : t[0] == 'L' || t[0] == '[' ? CR_OP_ALOAD
-                                               : CR_OP_ILOAD;
-    emit(x, b, at, op, slot);
-    slot += cr_desc_slots(t[0]);
-  }
-}
-
-/* Store the parameters of 'desc' (from the operand stack, last first)
-** into the locals from 'slot' on ('store'), or load them back. */
-static void spill_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
-                       int slot, int store) {
-  if (!store) {
-    emit_args(x, b, at, desc, slot);
-    return;
-  }
-  unsigned op[255];
-  int at_slot[255], n = 0;
-  cr_desc_iter it;
-  const char *t;
-  size_t len;
-  if (cr_desc_iter_init(&it, desc, strlen(desc))) return;
-  while (n < 255 && cr_desc_next(&it, &t, &len) == 1) {
-    op[n] = t[0] == 'J'   ? CR_OP_LSTORE
-            : t[0] == 'F' ? CR_OP_FSTORE
-            : t[0] == 'D' ? CR_OP_DSTORE
-            : t[0] == 'L' || t[0] == '[' ? CR_OP_ASTORE
-                                         : CR_OP_ISTORE;
-    at_slot[n++] = slot;
-    slot += cr_desc_slots(t[0]);
-  }
-  while (n--) emit(x, b, at, op[n], at_slot[n]);
-}
-
-/* The return instruction for the return type of 'desc'. */
-static unsigned ret_op(const char *desc) {
-  const char *r = strchr(desc, ')');
-  switch (r ? r[1] : 'V') {
-  case 'V': return CR_OP_RETURN;
-  case 'J': return CR_OP_LRETURN;
-  case 'F': return CR_OP_FRETURN;
-  case 'D': return CR_OP_DRETURN;
-  case 'L': case '[': return CR_OP_ARETURN;
-  default: return CR_OP_IRETURN;
-  }
-}
-
-static int arg_slots(const char *desc) {
-  int n = cr_desc_arg_slots(desc, strlen(desc));
-  return n < 0 ? 0 : n;
-}
-
 /* ----------------------------------------------------------- method ids */
-
-static void emit_int(xf *x, cr_body *b, cr_insn *at, int32_t v);
 
 /* Index 'k' of 'mids' into 'midtab' (which has room). */
 static void mid_put(xf *x, uint32_t k) {
@@ -165,7 +52,7 @@ static int mid_room(xf *x) {
   if ((x->nmids + 1) * 2 <= x->midmask) return 0;
   uint32_t size = x->midmask ? (x->midmask + 1) * 2 : 64;
   uint32_t *t = cr_arena_calloc(x->a, size, sizeof *t);
-  if (!t) return oom(x);
+  if (!t) return cr_xf__oom(x);
   x->midtab = t;
   x->midmask = size - 1;
   for (uint32_t k = 0; k < x->nmids; k++) mid_put(x, k);
@@ -185,8 +72,8 @@ static xf_mid *get_mid(xf *x, const char *cls, const char *name,
         strcmp(m->name, name) == 0 && strcmp(m->desc, desc) == 0)
       return m;
   }
-  if (mid_room(x) ||
-      grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1, sizeof *x->mids))
+  if (mid_room(x) || cr_xf__grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1,
+                                 sizeof *x->mids))
     return NULL;
   xf_mid *m = &x->mids[x->nmids++];
   memset(m, 0, sizeof *m);
@@ -198,7 +85,7 @@ static xf_mid *get_mid(xf *x, const char *cls, const char *name,
   m->size = size;
   m->flags = flags;
   if (!m->cls || !m->name || !m->desc) {
-    oom(x);
+    cr_xf__oom(x);
     return NULL;
   }
   /* A method of the instrumented JDK has its id fixed at rewrite time (a
@@ -211,25 +98,27 @@ static xf_mid *get_mid(xf *x, const char *cls, const char *name,
   cr_cpool *cp = x->c->cp;
   if (x->condy) {
     /* BootstrapMethods entry: CC.mid with (cls, name, desc, size, flags) */
-    int mh = cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "mid", D_MID, x->d));
-    if (mh) mh = cpi(x, cr_cp_add_methodhandle(cp, CR_REF_INVOKESTATIC,
-                                               (uint32_t)mh, x->d));
-    int args[5] = {cpi(x, cr_cp_add_string(cp, cls, x->d)),
-                   cpi(x, cr_cp_add_string(cp, name, x->d)),
-                   cpi(x, cr_cp_add_string(cp, desc, x->d)),
-                   cpi(x, cr_cp_add_int(cp, (int32_t)size, x->d)),
-                   cpi(x, cr_cp_add_int(cp, flags, x->d))};
-    int nat = cpi(x, cr_cp_add_nat(cp, "cccp$mid", "I", x->d));
+    int mh =
+        cr_xf__cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "mid", D_MID, x->d));
+    if (mh)
+      mh = cr_xf__cpi(x, cr_cp_add_methodhandle(cp, CR_REF_INVOKESTATIC,
+                                                (uint32_t)mh, x->d));
+    int args[5] = {cr_xf__cpi(x, cr_cp_add_string(cp, cls, x->d)),
+                   cr_xf__cpi(x, cr_cp_add_string(cp, name, x->d)),
+                   cr_xf__cpi(x, cr_cp_add_string(cp, desc, x->d)),
+                   cr_xf__cpi(x, cr_cp_add_int(cp, (int32_t)size, x->d)),
+                   cr_xf__cpi(x, cr_cp_add_int(cp, flags, x->d))};
+    int nat = cr_xf__cpi(x, cr_cp_add_nat(cp, "cccp$mid", "I", x->d));
     if (x->err) return NULL;
-    if (grow(x, (void **)&x->bsms, &x->cbsms, x->nbsms + 1,
-             sizeof *x->bsms))
+    if (cr_xf__grow(x, (void **)&x->bsms, &x->cbsms, x->nbsms + 1,
+                    sizeof *x->bsms))
       return NULL;
     cr_bsm *bm = &x->bsms[x->nbsms];
     bm->mh = (uint16_t)mh;
     bm->args.n = 5;
     bm->args.v = cr_arena_alloc(x->a, 5 * sizeof(uint16_t));
     if (!bm->args.v) {
-      oom(x);
+      cr_xf__oom(x);
       return NULL;
     }
     for (int k = 0; k < 5; k++) bm->args.v[k] = (uint16_t)args[k];
@@ -244,41 +133,45 @@ static xf_mid *get_mid(xf *x, const char *cls, const char *name,
     e.tag = CR_CP_DYNAMIC;
     e.a = (uint16_t)bi;
     e.b = (uint16_t)nat;
-    m->idx = cpi(x, cr_cp_add(cp, &e, x->d));
+    m->idx = cr_xf__cpi(x, cr_cp_add(cp, &e, x->d));
   } else {
     /* a static final synthetic int field, set in '<clinit>' ('finish') */
     char fname[32];
     snprintf(fname, sizeof fname, "cccp$mid$%u", x->nmids - 1);
-    if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-             sizeof *x->newf))
+    if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                    sizeof *x->newf))
       return NULL;
     cr_member *f = &x->newf[x->nnewf++];
     memset(f, 0, sizeof *f);
     f->flags = (x->iface ? ACC_PUBLIC : ACC_PRIVATE) | ACC_STATIC |
                ACC_FINAL | ACC_SYNTHETIC;
-    f->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, fname, x->d));
-    f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "I", x->d));
-    m->idx = cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "I", x->d));
+    f->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, fname, x->d));
+    f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "I", x->d));
+    m->idx = cr_xf__cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "I", x->d));
   }
   return x->err ? NULL : m;
 }
 
 /* Push method id 'm' before 'at'. */
 static void emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
-  if (!m->idx) emit_int(x, b, at, (int32_t)m->fixed);
-  else emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
+  if (!m->idx) cr_xf__emit_int(x, b, at, (int32_t)m->fixed);
+  else cr_xf__emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
 }
 
 /* "ldc cls; ldc name; ldc desc; ldc size; bipush flags; invokestatic
 ** register" before 'at': the id of 'm', registered. */
 static void emit_register(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   cr_cpool *cp = x->c->cp;
-  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
-  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->name, x->d)));
-  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
-  emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
-  emit(x, b, at, CR_OP_BIPUSH, m->flags);
-  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
+  cr_xf__emit(x, b, at, CR_OP_LDC,
+              cr_xf__cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
+  cr_xf__emit(x, b, at, CR_OP_LDC,
+              cr_xf__cpi(x, cr_cp_add_string(cp, m->name, x->d)));
+  cr_xf__emit(x, b, at, CR_OP_LDC,
+              cr_xf__cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
+  cr_xf__emit(x, b, at, CR_OP_LDC,
+              cr_xf__cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
+  cr_xf__emit(x, b, at, CR_OP_BIPUSH, m->flags);
+  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
 }
 
 /*
@@ -295,13 +188,13 @@ static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   if (x->condy || !m->idx) return;
   cr_insn *l = cr_label_new(b);
   if (!l) {
-    oom(x);
+    cr_xf__oom(x);
     return;
   }
-  emit(x, b, at, CR_OP_DUP, 0);
-  cr_insn *br = emit(x, b, at, CR_OP_IFNE, 0);
+  cr_xf__emit(x, b, at, CR_OP_DUP, 0);
+  cr_insn *br = cr_xf__emit(x, b, at, CR_OP_IFNE, 0);
   if (br) br->target = l;
-  emit(x, b, at, CR_OP_POP, 0);
+  cr_xf__emit(x, b, at, CR_OP_POP, 0);
   emit_register(x, b, at, m);
   cr_body_insert_before(b, at, l);
 }
@@ -311,7 +204,7 @@ static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
   for (uint32_t k = 0; k < x->nmids; k++) {
     if (!x->mids[k].idx) continue;
     emit_register(x, b, at, &x->mids[k]);
-    emit(x, b, at, CR_OP_PUTSTATIC, x->mids[k].idx);
+    cr_xf__emit(x, b, at, CR_OP_PUTSTATIC, x->mids[k].idx);
   }
 }
 
@@ -327,11 +220,12 @@ static int caller_sensitive(xf *x, cr_member *tw) {
   static const char *const jdk9 = "Ljdk/internal/reflect/CallerSensitive;";
   static const char *const jdk8 = "Lsun/reflect/CallerSensitive;";
   cr_cpool *cp = x->c->cp;
-  int nm = cpi(x, cr_cp_add_utf8(cp, "RuntimeVisibleAnnotations", x->d));
-  int ty = cpi(x, cr_cp_add_utf8(cp, x->c->major >= 53 ? jdk9 : jdk8, x->d));
+  int nm = cr_xf__cpi(x, cr_cp_add_utf8(cp, "RuntimeVisibleAnnotations", x->d));
+  int ty =
+      cr_xf__cpi(x, cr_cp_add_utf8(cp, x->c->major >= 53 ? jdk9 : jdk8, x->d));
   uint8_t *raw = cr_arena_alloc(x->a, 6);
   cr_attr *v = cr_arena_calloc(x->a, tw->attrs.n + 1, sizeof *v);
-  if (!raw || !v) return oom(x);
+  if (!raw || !v) return cr_xf__oom(x);
   if (x->err) return x->err;
   /* num_annotations 1; type_index; num_element_value_pairs 0 */
   raw[0] = 0, raw[1] = 1, raw[2] = (uint8_t)(ty >> 8), raw[3] = (uint8_t)ty;
@@ -351,7 +245,7 @@ static cr_attr *stub_code_attr(xf *x) {
   cr_code *k = cr_arena_calloc(x->a, 1, sizeof *k);
   cr_attr *at = cr_arena_calloc(x->a, 1, sizeof *at);
   if (!k || !at) {
-    oom(x);
+    cr_xf__oom(x);
     return NULL;
   }
   k->code = (const uint8_t *)"\xb1";
@@ -369,14 +263,15 @@ static cr_member *new_method(xf *x, uint16_t flags, uint16_t name,
                              const cr_member *like) {
   cr_member *m = cr_arena_calloc(x->a, 1, sizeof *m);
   cr_attr *v = cr_arena_calloc(x->a, 2, sizeof *v);
-  if (!m || !v || grow(x, (void **)&x->newm, &x->cnewm, x->nnewm + 1,
-                       sizeof *x->newm)) {
-    oom(x);
+  if (!m || !v ||
+      cr_xf__grow(x, (void **)&x->newm, &x->cnewm, x->nnewm + 1,
+                  sizeof *x->newm)) {
+    cr_xf__oom(x);
     return NULL;
   }
   m->flags = flags;
   m->name = name;
-  m->desc = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, desc, x->d));
+  m->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(x->c->cp, desc, x->d));
   v[0] = *code;
   m->attrs.n = 1;
   m->attrs.v = v;
@@ -401,20 +296,6 @@ static cr_body *fresh_body(xf *x, cr_member *m) {
   return b;
 }
 
-/* A Methodref or InterfaceMethodref to this class's 'name''desc'. */
-static int own_ref(xf *x, const char *name, const char *desc) {
-  return cpi(x, x->iface ? cr_cp_add_imethodref(x->c->cp, x->name, name,
-                                                desc, x->d)
-                         : cr_cp_add_methodref(x->c->cp, x->name, name,
-                                               desc, x->d));
-}
-
-/* Commit a body, reporting failure in 'md' (the method stays as it was). */
-static int commit(xf *x, cr_body *b, cr_diag *md) {
-  if (x->err) return x->err;
-  return cr_an_commit(x->an, b, md);
-}
-
 /* Move the exception-table entries from 'from' on to the front: they
 ** cover single call sites inside the method's own try blocks, so they
 ** must be found first. */
@@ -422,7 +303,7 @@ static int tcbs_first(xf *x, cr_body *b, uint32_t from) {
   uint32_t n = b->ntcb, k = n - from;
   if (!k || !from) return 0;
   cr_tcb *t = cr_arena_alloc(x->a, n * sizeof *t);
-  if (!t) return oom(x);
+  if (!t) return cr_xf__oom(x);
   memcpy(t, b->tcb + from, k * sizeof *t);
   memcpy(t + k, b->tcb, from * sizeof *t);
   memcpy(b->tcb, t, n * sizeof *t);
@@ -473,45 +354,45 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   cr_body *b = fresh_body(x, tw);
   if (!b) return x->err;
   int stat = (orig->flags & ACC_STATIC) != 0;
-  int p = arg_slots(desc) + !stat, prev = p + 1;
+  int p = cr_xf__arg_slots(desc) + !stat, prev = p + 1;
   xf_mid *m = get_mid(x, x->name, name, desc, size, flags);
   if (!m) return x->err;
   int check = !virt && overridable(x, x->c->flags, orig->flags, name);
-  cr_insn *go = check ? emit_label(x, b, NULL) : NULL;
+  cr_insn *go = check ? cr_xf__emit_label(x, b, NULL) : NULL;
   /* not while it forwards ('emit_lock'): the synchronized original it
   ** calls takes the monitor itself */
   if (check) tw->flags = (uint16_t)(tw->flags & ~ACC_SYNCHRONIZED);
-  if (virt) emit(x, b, NULL, CR_OP_ALOAD, 0);
-  emit(x, b, NULL, CR_OP_ALOAD, p);
+  if (virt) cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
+  cr_xf__emit(x, b, NULL, CR_OP_ALOAD, p);
   emit_mid(x, b, NULL, m);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, virt ? x->r_enterv : x->r_enter);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, NULL, CR_OP_ASTORE, prev);
-  cr_insn *start = emit_label(x, b, NULL);
-  if (!stat) emit(x, b, NULL, CR_OP_ALOAD, 0);
-  emit_args(x, b, NULL, desc, !stat);
-  int ref = own_ref(x, name, desc);
+  cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, virt ? x->r_enterv : x->r_enter);
+  cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, NULL, CR_OP_ASTORE, prev);
+  cr_insn *start = cr_xf__emit_label(x, b, NULL);
+  if (!stat) cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
+  cr_xf__emit_args(x, b, NULL, desc, !stat);
+  int ref = cr_xf__own_ref(x, name, desc);
   cr_insn *call;
   if (stat) {
-    call = emit(x, b, NULL, CR_OP_INVOKESTATIC, ref);
+    call = cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, ref);
   } else if (virt && x->iface) {
-    call = emit(x, b, NULL, CR_OP_INVOKEINTERFACE, ref);
-    if (call) call->b = arg_slots(desc) + 1;
+    call = cr_xf__emit(x, b, NULL, CR_OP_INVOKEINTERFACE, ref);
+    if (call) call->b = cr_xf__arg_slots(desc) + 1;
   } else {
-    call = emit(x, b, NULL, virt ? CR_OP_INVOKEVIRTUAL : CR_OP_INVOKESPECIAL,
-                ref);
+    call = cr_xf__emit(x, b, NULL,
+                       virt ? CR_OP_INVOKEVIRTUAL : CR_OP_INVOKESPECIAL, ref);
   }
-  cr_insn *end = emit_label(x, b, NULL);
-  emit(x, b, NULL, CR_OP_ALOAD, prev);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, NULL, CR_OP_POP, 0);
-  emit(x, b, NULL, ret_op(desc), 0);
+  cr_insn *end = cr_xf__emit_label(x, b, NULL);
+  cr_xf__emit(x, b, NULL, CR_OP_ALOAD, prev);
+  cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, NULL, CR_OP_POP, 0);
+  cr_xf__emit(x, b, NULL, cr_xf__ret_op(desc), 0);
   if (strcmp(name, "<init>") != 0) {     /* see 'wrap_site' */
-    cr_insn *h = emit_label(x, b, NULL);
-    emit(x, b, NULL, CR_OP_ALOAD, prev);
-    emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
-    emit(x, b, NULL, CR_OP_POP, 0);
-    emit(x, b, NULL, CR_OP_ATHROW, 0);
+    cr_insn *h = cr_xf__emit_label(x, b, NULL);
+    cr_xf__emit(x, b, NULL, CR_OP_ALOAD, prev);
+    cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+    cr_xf__emit(x, b, NULL, CR_OP_POP, 0);
+    cr_xf__emit(x, b, NULL, CR_OP_ATHROW, 0);
     if (!x->err && cr_body_add_tcb(b, start, end, h, 0, x->d))
       x->err = x->d->code;
   }
@@ -519,12 +400,12 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   /* the whole twin is a frame the original program does not have: under
   ** the forwarding line, it is left out of stack traces and walks, also
   ** when its callee's frame does not show (a lambda's class is hidden) */
-  cr_insn *top = emit_label(x, b, b->first);
+  cr_insn *top = cr_xf__emit_label(x, b, b->first);
   if (x->err) return x->err;
   b->line_at = top;
   b->line = FORWARD_LINE;
   (void)call;
-  return commit(x, b, md);
+  return cr_xf__commit(x, b, md);
 }
 
 /*
@@ -541,8 +422,8 @@ static int vm_upcall(const xf *x, const char *name, const char *desc) {
 ** its caller's node with: CC.get, or CC.upcall for a vm_upcall. */
 static int slot_read(xf *x, const char *name, const char *desc, int stat) {
   if (stat || !vm_upcall(x, name, desc)) return x->r_get;
-  return cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "upcall", D_GET,
-                                    x->d));
+  return cr_xf__cpi(
+      x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "upcall", D_GET, x->d));
 }
 
 /*
@@ -559,59 +440,50 @@ static int slot_read(xf *x, const char *name, const char *desc, int stat) {
 ** but a constructor's, which restores on its return only (the handler's
 ** frame would have to keep 'uninitializedThis', see 'wrap_site').
 */
-static void emit_putback(xf *x, cr_body *b, cr_insn *at, int s);
-static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
-                         cr_insn *start, cr_insn *end, int back);
 
 static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
                const char *tdesc, cr_diag *md) {
   cr_body *b = fresh_body(x, m);
   if (!b) return x->err;
   int stat = (m->flags & ACC_STATIC) != 0;
-  int s = arg_slots(desc) + !stat;
+  int s = cr_xf__arg_slots(desc) + !stat;
   cr_insn *start = NULL;
   if (x->readers) {
-    emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
-    emit(x, b, NULL, CR_OP_ASTORE, s);
-    start = emit_label(x, b, NULL);
+    cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
+    cr_xf__emit(x, b, NULL, CR_OP_ASTORE, s);
+    start = cr_xf__emit_label(x, b, NULL);
   }
-  if (!stat) emit(x, b, NULL, CR_OP_ALOAD, 0);
-  emit_args(x, b, NULL, desc, !stat);
-  if (x->readers) emit(x, b, NULL, CR_OP_ALOAD, s);
-  else emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
-  emit(x, b, NULL, stat ? CR_OP_INVOKESTATIC : CR_OP_INVOKESPECIAL,
-       own_ref(x, name, tdesc));
+  if (!stat) cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
+  cr_xf__emit_args(x, b, NULL, desc, !stat);
+  if (x->readers)
+    cr_xf__emit(x, b, NULL, CR_OP_ALOAD, s);
+  else
+    cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, slot_read(x, name, desc, stat));
+  cr_xf__emit(x, b, NULL, stat ? CR_OP_INVOKESTATIC : CR_OP_INVOKESPECIAL,
+              cr_xf__own_ref(x, name, tdesc));
   if (x->readers) {
-    cr_insn *end = emit_label(x, b, NULL);
-    emit_putback(x, b, NULL, s);
-    emit(x, b, NULL, ret_op(desc), 0);
+    cr_insn *end = cr_xf__emit_label(x, b, NULL);
+    cr_xf__emit_putback(x, b, NULL, s);
+    cr_xf__emit(x, b, NULL, cr_xf__ret_op(desc), 0);
     if (strcmp(name, "<init>") != 0)
-      emit_rethrow(x, b, NULL, s, start, end, 1);
+      cr_xf__emit_rethrow(x, b, NULL, s, start, end, 1);
   } else {
-    emit(x, b, NULL, ret_op(desc), 0);
+    cr_xf__emit(x, b, NULL, cr_xf__ret_op(desc), 0);
   }
-  return commit(x, b, md);
+  return cr_xf__commit(x, b, md);
 }
 
 /* ------------------------------------------------------ block counters */
-
-/* Push int 'v' before 'at' (iconst, bipush, sipush or ldc). */
-static void emit_int(xf *x, cr_body *b, cr_insn *at, int32_t v) {
-  if (v >= -1 && v <= 5) emit(x, b, at, (unsigned)(CR_OP_ICONST_0 + v), 0);
-  else if (v >= -128 && v <= 127) emit(x, b, at, CR_OP_BIPUSH, v);
-  else if (v >= -32768 && v <= 32767) emit(x, b, at, CR_OP_SIPUSH, v);
-  else emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_int(x->c->cp, v, x->d)));
-}
 
 /* "aload ccl; push n; invokestatic 'ref'" before 'at'. */
 static void emit_count(xf *x, cr_body *b, cr_insn *at, int ccl, uint32_t n,
                        int *ref, const char *name) {
   if (!*ref)
-    *ref = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_COUNT,
-                                      x->d));
-  emit(x, b, at, CR_OP_ALOAD, ccl);
-  emit_int(x, b, at, (int32_t)n);
-  emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
+    *ref = cr_xf__cpi(
+        x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_COUNT, x->d));
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, ccl);
+  cr_xf__emit_int(x, b, at, (int32_t)n);
+  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
 }
 
 /* 1 if some block counter is asked for. */
@@ -623,10 +495,10 @@ static int counting(const xf *x) {
 static void emit_event(xf *x, cr_body *b, cr_insn *at, int ccl, int *ref,
                        const char *name) {
   if (!*ref)
-    *ref = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_EVENT,
-                                      x->d));
-  emit(x, b, at, CR_OP_ALOAD, ccl);
-  emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
+    *ref = cr_xf__cpi(
+        x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_EVENT, x->d));
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
 }
 
 /*
@@ -678,59 +550,6 @@ enum { SITE_ESI, SITE_TL, SITE_NODE };
 /* Marks in 'cr_insn.aux' for 'compact_resets'. */
 enum { AUX_READS = 1, AUX_DIRTIES = 2 };
 
-/* "aload prev; CC.set; pop" before 'at': the slot gets its old value. */
-static void emit_restore(xf *x, cr_body *b, cr_insn *at, int prev) {
-  emit(x, b, at, CR_OP_ALOAD, prev);
-  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, at, CR_OP_POP, 0);
-}
-
-/* "aload s; CC.restore" before 'at': an app-mode reader puts back the
-** slot's value it read ('n2b', 'reader_exits'). */
-static void emit_putback(xf *x, cr_body *b, cr_insn *at, int s) {
-  if (!x->r_restore)
-    x->r_restore = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "restore",
-                                              "(" CC_DESC ")V", x->d));
-  emit(x, b, at, CR_OP_ALOAD, s);
-  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_restore);
-}
-
-/*
-** "aload s; CC.restore" before return 'at' (see 'emit_putback'); with
-** JOP, where 'counters' put "aload cc; CC.returned" right before it, the
-** two in one call, 3 bytes shorter: "aload cc; aload s; CC.returned(CC,
-** CC)".
-*/
-static void emit_exit(xf *x, cr_body *b, cr_insn *at, int s) {
-  cr_insn *p = at->prev;
-  if (!x->r_returned || !p || p->op != CR_OP_INVOKESTATIC ||
-      p->a != x->r_returned) {
-    emit_putback(x, b, at, s);
-    return;
-  }
-  if (!x->r_returned2)
-    x->r_returned2 = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
-                                                "returned",
-                                                "(" CC_DESC CC_DESC ")V",
-                                                x->d));
-  emit(x, b, p, CR_OP_ALOAD, s);
-  p->a = x->r_returned2;
-}
-
-/* A handler before 'at' for [start, end) that restores the slot from
-** 'prev' (with 'back', as a reader: 'emit_putback') and rethrows, in the
-** exception table; 'end' NULL: up to the handler. */
-static void emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
-                         cr_insn *start, cr_insn *end, int back) {
-  cr_insn *h = emit_label(x, b, at);
-  if (back) emit_putback(x, b, at, prev);
-  else emit_restore(x, b, at, prev);
-  emit(x, b, at, CR_OP_ATHROW, 0);
-  if (!x->err && cr_body_add_tcb(b, start, end ? end : h, h, 0, x->d))
-    x->err = x->d->code;
-  if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
-}
-
 /*
 ** The owner check at the start of a twin of an overridable method 'name'
 ** 'desc' of this class ('me' its id, 'p' the slot of the caller's node,
@@ -758,47 +577,48 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
   cr_cpool *cp = x->c->cp;
   cr_insn *j;
   if (!x->r_owns) {
-    x->r_owns = cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "owns", D_OWNS,
-                                           x->d));
-    x->r_getclass = cpi(x, cr_cp_add_methodref(cp, "java/lang/Object",
-                                               "getClass",
-                                               "()Ljava/lang/Class;", x->d));
+    x->r_owns =
+        cr_xf__cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "owns", D_OWNS, x->d));
+    x->r_getclass =
+        cr_xf__cpi(x, cr_cp_add_methodref(cp, "java/lang/Object", "getClass",
+                                          "()Ljava/lang/Class;", x->d));
   }
   cr_insn *fwd = cr_label_new(b);
   if (!fwd) {
-    oom(x);
+    cr_xf__oom(x);
     return;
   }
   if (!x->iface && x->c->major >= 49) {
-    emit(x, b, at, CR_OP_ALOAD, 0);
-    emit(x, b, at, CR_OP_INVOKEVIRTUAL, x->r_getclass);
-    emit(x, b, at, CR_OP_LDC, cpi(x, cr_cp_add_class(cp, x->name, x->d)));
-    if ((j = emit(x, b, at, CR_OP_IF_ACMPEQ, 0))) j->target = at;
+    cr_xf__emit(x, b, at, CR_OP_ALOAD, 0);
+    cr_xf__emit(x, b, at, CR_OP_INVOKEVIRTUAL, x->r_getclass);
+    cr_xf__emit(x, b, at, CR_OP_LDC,
+                cr_xf__cpi(x, cr_cp_add_class(cp, x->name, x->d)));
+    if ((j = cr_xf__emit(x, b, at, CR_OP_IF_ACMPEQ, 0))) j->target = at;
   }
-  emit(x, b, at, CR_OP_ALOAD, 0);
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, 0);
   emit_mid(x, b, at, me);
-  emit(x, b, at, CR_OP_INVOKESTATIC, x->r_owns);
-  if ((j = emit(x, b, at, CR_OP_IFEQ, 0))) j->target = fwd;
+  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, x->r_owns);
+  if ((j = cr_xf__emit(x, b, at, CR_OP_IFEQ, 0))) j->target = fwd;
   cr_body_insert_before(b, NULL, fwd);
   b->line_at = fwd;
   b->line = FORWARD_LINE;
-  emit(x, b, NULL, CR_OP_ALOAD, 0);
-  emit(x, b, NULL, CR_OP_ALOAD, p);
+  cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
+  cr_xf__emit(x, b, NULL, CR_OP_ALOAD, p);
   emit_mid(x, b, NULL, me);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_enterv);
-  emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, NULL, CR_OP_ASTORE, prev);
-  cr_insn *start = emit_label(x, b, NULL);
-  emit(x, b, NULL, CR_OP_ALOAD, 0);
-  emit_args(x, b, NULL, desc, 1);
-  cr_insn *call = emit(x, b, NULL, x->iface ? CR_OP_INVOKEINTERFACE
-                                            : CR_OP_INVOKEVIRTUAL,
-                       own_ref(x, name, desc));
-  if (call && x->iface) call->b = arg_slots(desc) + 1;
-  cr_insn *end = emit_label(x, b, NULL);
-  emit_restore(x, b, NULL, prev);
-  emit(x, b, NULL, ret_op(desc), 0);
-  emit_rethrow(x, b, NULL, prev, start, end, 0);
+  cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_enterv);
+  cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, NULL, CR_OP_ASTORE, prev);
+  cr_insn *start = cr_xf__emit_label(x, b, NULL);
+  cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
+  cr_xf__emit_args(x, b, NULL, desc, 1);
+  cr_insn *call = cr_xf__emit(
+      x, b, NULL, x->iface ? CR_OP_INVOKEINTERFACE : CR_OP_INVOKEVIRTUAL,
+      cr_xf__own_ref(x, name, desc));
+  if (call && x->iface) call->b = cr_xf__arg_slots(desc) + 1;
+  cr_insn *end = cr_xf__emit_label(x, b, NULL);
+  cr_xf__emit_restore(x, b, NULL, prev);
+  cr_xf__emit(x, b, NULL, cr_xf__ret_op(desc), 0);
+  cr_xf__emit_rethrow(x, b, NULL, prev, start, end, 0);
 }
 
 /*
@@ -834,15 +654,15 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
 
 /* Copy 'this' to 'lk' before 'at' (ahead of the owner check). */
 static void emit_lock_copy(xf *x, cr_body *b, cr_insn *at, int lk) {
-  emit(x, b, at, CR_OP_ALOAD, 0);
-  emit(x, b, at, CR_OP_ASTORE, lk);
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, 0);
+  cr_xf__emit(x, b, at, CR_OP_ASTORE, lk);
 }
 
 /* Enter the monitor of 'lk' before 'at'; the label after the enter. */
 static cr_insn *emit_lock(xf *x, cr_body *b, cr_insn *at, int lk) {
-  emit(x, b, at, CR_OP_ALOAD, lk);
-  emit(x, b, at, CR_OP_MONITORENTER, 0);
-  return emit_label(x, b, at);
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, lk);
+  cr_xf__emit(x, b, at, CR_OP_MONITORENTER, 0);
+  return cr_xf__emit_label(x, b, at);
 }
 
 /* Exit the monitor before each return of the body ['locked', 'tail'),
@@ -854,13 +674,13 @@ static void emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
   for (cr_insn *i = locked; i != tail && !x->err; i = i->next) {
     if (i->op == CR_OP_LABEL || !(cr_op_info(i->op)->flags & CR_OPF_RETURN))
       continue;
-    emit(x, b, i, CR_OP_ALOAD, lk);
-    emit(x, b, i, CR_OP_MONITOREXIT, 0);
+    cr_xf__emit(x, b, i, CR_OP_ALOAD, lk);
+    cr_xf__emit(x, b, i, CR_OP_MONITOREXIT, 0);
   }
-  cr_insn *h = emit_label(x, b, tail);
-  emit(x, b, tail, CR_OP_ALOAD, lk);
-  emit(x, b, tail, CR_OP_MONITOREXIT, 0);
-  emit(x, b, tail, CR_OP_ATHROW, 0);
+  cr_insn *h = cr_xf__emit_label(x, b, tail);
+  cr_xf__emit(x, b, tail, CR_OP_ALOAD, lk);
+  cr_xf__emit(x, b, tail, CR_OP_MONITOREXIT, 0);
+  cr_xf__emit(x, b, tail, CR_OP_ATHROW, 0);
   if (!x->err && cr_body_add_tcb(b, locked, h, h, 0, x->d))
     x->err = x->d->code;
   if (!x->err) b->tcb[b->ntcb - 1].orig = 0xffff;
@@ -903,14 +723,15 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                             const xf_mid *node, const char *spill) {
   if (!x->r_publishv)
-    x->r_publishv = cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
-                                               "publishv", D_PUBLISHV, x->d));
-  spill_args(x, b, i, spill, prev + 1, 1);
-  emit(x, b, i, CR_OP_DUP, 0);
-  emit(x, b, i, CR_OP_ALOAD, ccl);
+    x->r_publishv = cr_xf__cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
+                                                      "publishv", D_PUBLISHV,
+                                                      x->d));
+  cr_xf__spill_args(x, b, i, spill, prev + 1, 1);
+  cr_xf__emit(x, b, i, CR_OP_DUP, 0);
+  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
   emit_mid(x, b, i, node);
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_publishv);
-  spill_args(x, b, i, spill, prev + 1, 0);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_publishv);
+  cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
 }
 
 static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
@@ -926,31 +747,32 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   if (spill) {
     /* the arguments go to locals from prev + 1 on, so that the receiver
     ** below them can be passed to CC.enterv */
-    spill_args(x, b, i, spill, prev + 1, 1);
-    emit(x, b, i, CR_OP_DUP, 0);
+    cr_xf__spill_args(x, b, i, spill, prev + 1, 1);
+    cr_xf__emit(x, b, i, CR_OP_DUP, 0);
   }
-  emit(x, b, i, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
   if (node) {
     emit_mid(x, b, i, node);
-    emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
+    cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
   }
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE, x->publish ? 0 : prev);
-  if (spill) spill_args(x, b, i, spill, prev + 1, 0);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE,
+              x->publish ? 0 : prev);
+  if (spill) cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
   if (x->publish) return;
-  cr_insn *start = emit_label(x, b, i);
+  cr_insn *start = cr_xf__emit_label(x, b, i);
   cr_insn *after = i->next;
-  cr_insn *end = emit_label(x, b, after);
-  emit_restore(x, b, after, prev);
+  cr_insn *end = cr_xf__emit_label(x, b, after);
+  cr_xf__emit_restore(x, b, after, prev);
   if (nohandler) return;
   cr_insn *skip = cr_label_new(b);
   if (!skip) {
-    oom(x);
+    cr_xf__oom(x);
     return;
   }
-  cr_insn *g = emit(x, b, after, CR_OP_GOTO, 0);
+  cr_insn *g = cr_xf__emit(x, b, after, CR_OP_GOTO, 0);
   if (g) g->target = skip;
-  emit_rethrow(x, b, after, prev, start, end, 0);
+  cr_xf__emit_rethrow(x, b, after, prev, start, end, 0);
   cr_body_insert_before(b, after, skip);
 }
 
@@ -981,19 +803,19 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
     return;
   }
   if (spill) {
-    spill_args(x, b, i, spill, prev + 1, 1);
-    emit(x, b, i, CR_OP_DUP, 0);
+    cr_xf__spill_args(x, b, i, spill, prev + 1, 1);
+    cr_xf__emit(x, b, i, CR_OP_DUP, 0);
   }
-  emit(x, b, i, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
   emit_mid(x, b, i, node);
-  emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, CR_OP_POP, 0);
-  if (spill) spill_args(x, b, i, spill, prev + 1, 0);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, i, CR_OP_POP, 0);
+  if (spill) cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
   if (x->readers)
     i->aux |= AUX_DIRTIES;      /* published only, as by 'wrap_site' */
   else
-    emit_restore(x, b, i->next, ccl);
+    cr_xf__emit_restore(x, b, i->next, ccl);
 }
 
 /*
@@ -1017,10 +839,10 @@ static int leaf_site(const xf *x, const cr_hmethod *t, const char *owner,
 */
 static void wrap_leaf(xf *x, cr_body *b, cr_insn *i, int ccl,
                       const xf_mid *node) {
-  emit(x, b, i, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
   emit_mid(x, b, i, node);
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
-  emit(x, b, i, CR_OP_POP, 0);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
+  cr_xf__emit(x, b, i, CR_OP_POP, 0);
 }
 
 /* 1 for a signature-polymorphic call (JVMS 2.9.3): the owner is
@@ -1101,8 +923,8 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
   for (uint32_t k = 0; k < x->ninits; k++)
     if (x->inits[k].ref == ref) return x->inits[k].guard;
   int need = init_needed(x, t, ifaces);
-  if (grow(x, (void **)&x->inits, &x->cinits, x->ninits + 1,
-           sizeof *x->inits))
+  if (cr_xf__grow(x, (void **)&x->inits, &x->cinits, x->ninits + 1,
+                  sizeof *x->inits))
     return 0;
   struct xf_initg *g = &x->inits[x->ninits];
   g->ref = ref;
@@ -1111,16 +933,16 @@ static int init_guard(xf *x, int ref, const char *t, int ifaces) {
     /* a private static synthetic boolean, false until the first time */
     char fname[32];
     snprintf(fname, sizeof fname, "cccp$init$%u", x->ninits);
-    if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-             sizeof *x->newf))
+    if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                    sizeof *x->newf))
       return 0;
     cr_member *f = &x->newf[x->nnewf++];
     memset(f, 0, sizeof *f);
     cr_cpool *cp = x->c->cp;
     f->flags = ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC;
-    f->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, fname, x->d));
-    f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "Z", x->d));
-    g->guard = cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "Z", x->d));
+    f->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, fname, x->d));
+    f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "Z", x->d));
+    g->guard = cr_xf__cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "Z", x->d));
   }
   x->ninits++;
   return x->err ? 0 : g->guard;
@@ -1168,31 +990,32 @@ static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   }
   cr_insn *plain = cr_label_new(b), *join = cr_label_new(b);
   if (!plain || !join) {
-    oom(x);
+    cr_xf__oom(x);
     return;
   }
-  emit(x, b, i, CR_OP_GETSTATIC, g);
-  cr_insn *br = emit(x, b, i, CR_OP_IFNE, 0);
+  cr_xf__emit(x, b, i, CR_OP_GETSTATIC, g);
+  cr_insn *br = cr_xf__emit(x, b, i, CR_OP_IFNE, 0);
   if (br) br->target = plain;
-  emit(x, b, i, CR_OP_ALOAD, ccl);
-  emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE, x->publish ? 0 : prev);
-  cr_insn *start = emit_label(x, b, i);
+  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE,
+              x->publish ? 0 : prev);
+  cr_insn *start = cr_xf__emit_label(x, b, i);
   int copy = i->op != CR_OP_NEW;
   if (copy) {
-    cr_insn *c = emit(x, b, i, i->op, i->a);
+    cr_insn *c = cr_xf__emit(x, b, i, i->op, i->a);
     if (c) c->b = i->b;
   } else {
-    emit(x, b, i, CR_OP_NEW, i->a);
-    emit(x, b, i, CR_OP_POP, 0);
+    cr_xf__emit(x, b, i, CR_OP_NEW, i->a);
+    cr_xf__emit(x, b, i, CR_OP_POP, 0);
   }
-  cr_insn *end = emit_label(x, b, i);
-  if (!x->publish) emit_restore(x, b, i, prev);
-  emit(x, b, i, CR_OP_ICONST_1, 0);
-  emit(x, b, i, CR_OP_PUTSTATIC, g);
-  cr_insn *go = emit(x, b, i, CR_OP_GOTO, 0);
+  cr_insn *end = cr_xf__emit_label(x, b, i);
+  if (!x->publish) cr_xf__emit_restore(x, b, i, prev);
+  cr_xf__emit(x, b, i, CR_OP_ICONST_1, 0);
+  cr_xf__emit(x, b, i, CR_OP_PUTSTATIC, g);
+  cr_insn *go = cr_xf__emit(x, b, i, CR_OP_GOTO, 0);
   if (go) go->target = copy ? join : plain;
-  if (!x->publish) emit_rethrow(x, b, i, prev, start, end, 0);
+  if (!x->publish) cr_xf__emit_rethrow(x, b, i, prev, start, end, 0);
   cr_body_insert_before(b, i, plain);
   if (copy) cr_body_insert_after(b, i, join);
 }
@@ -1278,26 +1101,27 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   const cr_pol_rule *je = x->jdk ? jdk_edit_of(x, sm, owner, name, desc)
                                  : NULL;
   /* a filter that wants the call's stack operand: there is one */
-  int dup = je && je->after && arg_slots(je->to.desc) == 2;
-  if (dup && arg_slots(desc) + (i->op != CR_OP_INVOKESTATIC) != 1) je = NULL;
+  int dup = je && je->after && cr_xf__arg_slots(je->to.desc) == 2;
+  if (dup && cr_xf__arg_slots(desc) + (i->op != CR_OP_INVOKESTATIC) != 1)
+    je = NULL;
   if (je && je->after) {
     /* the call stays, a call site like any other; the filter gets its
     ** result, and before it the call's operand when it takes two (the
     ** policy checked the shapes) */
-    if (dup && !emit(x, b, i, CR_OP_DUP, 0)) return;
+    if (dup && !cr_xf__emit(x, b, i, CR_OP_DUP, 0)) return;
     cr_insn *f = cr_insn_new(b, CR_OP_INVOKESTATIC);
     if (!f) {
-      oom(x);
+      cr_xf__oom(x);
       return;
     }
-    f->a = cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
-                                      je->to.desc, x->d));
+    f->a = cr_xf__cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
+                                             je->to.desc, x->d));
     cr_body_insert_after(b, i, f);
   } else if (je) {
     /* the filter's call of the original makes its node from the slot */
     i->op = CR_OP_INVOKESTATIC;
-    i->a = cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
-                                      je->to.desc, x->d));
+    i->a = cr_xf__cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
+                                             je->to.desc, x->d));
     i->b = 0;
     wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
@@ -1343,15 +1167,15 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     if (!tw) {
       char *td = cr_xf_twin_desc(x->a, desc);
       if (!td) {
-        oom(x);
+        cr_xf__oom(x);
         return;
       }
-      tw = cpi(x, ref->tag == CR_CP_IMETHODREF
-                      ? cr_cp_add_imethodref(cp, owner, name, td, x->d)
-                      : cr_cp_add_methodref(cp, owner, name, td, x->d));
+      tw = cr_xf__cpi(x, ref->tag == CR_CP_IMETHODREF
+                             ? cr_cp_add_imethodref(cp, owner, name, td, x->d)
+                             : cr_cp_add_methodref(cp, owner, name, td, x->d));
       if (sm) sm->twin = (uint16_t)tw;
     }
-    emit(x, b, i, CR_OP_ALOAD, ccl);
+    cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
     i->a = tw;
     if (i->op == CR_OP_INVOKEINTERFACE) i->b++;
     if (x->compact && x->readers) i->aux |= AUX_DIRTIES;
@@ -1366,7 +1190,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int dyn = t && (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
             !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
             !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
-            owner[0] != '[' && prev + 1 + arg_slots(desc) <= 65535;
+            owner[0] != '[' && prev + 1 + cr_xf__arg_slots(desc) <= 65535;
   const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
   if (dyn && x->readers) cr_hier_note_virtual_site(t);   /* publish_virtual */
   if (app && !native) {
@@ -1437,7 +1261,7 @@ static cr_insn *this_init(xf *x, cr_body *b) {
   cr_insn *it = NULL;
   uint8_t *pre = cr_arena_calloc(x->a, b->ninsn + 1, 1);
   if (!pre) {
-    oom(x);
+    cr_xf__oom(x);
     return NULL;
   }
   for (cr_insn *i = b->first; i && !it; i = i->next) {
@@ -1493,7 +1317,7 @@ static cr_insn *this_init(xf *x, cr_body *b) {
 static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
   uint32_t *pos = cr_arena_calloc(x->a, b->ninsn + 1, sizeof *pos);
   uint8_t *s = cr_arena_calloc(x->a, b->ninsn + 1, 1);
-  if (!pos || !s) return oom(x);
+  if (!pos || !s) return cr_xf__oom(x);
   uint32_t n = 0;
   for (cr_insn *i = b->first; i; i = i->next) pos[i->id] = n++;
   for (uint32_t k = 0; k < b->ntcb; k++) {
@@ -1576,7 +1400,7 @@ static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
   uint8_t *in = cr_arena_calloc(x->a, n + 1, 1);
   uint8_t *inside = cr_arena_calloc(x->a, n + 1, 1);
   if (!in || !inside) {
-    oom(x);
+    cr_xf__oom(x);
     return;
   }
   for (cr_insn *i = cstart; i && i != tail; i = i->next) inside[i->id] = 1;
@@ -1594,7 +1418,7 @@ static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
   } while (changed);
   int dirty = 0;
   for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next) {
-    if ((i->aux & AUX_READS) && dirty) emit_putback(x, b, i, ccl);
+    if ((i->aux & AUX_READS) && dirty) cr_xf__emit_putback(x, b, i, ccl);
     dirty = reset_step(x, i, dirty, ccl, in, n, &changed);
   }
 }
@@ -1612,21 +1436,21 @@ static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
 static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
                          int ccl, int prev, int saved, uint32_t norig,
                          const uint8_t *self) {
-  emit(x, b, cstart, CR_OP_ALOAD, ccl);
-  emit(x, b, cstart, CR_OP_INVOKESTATIC, x->r_set);
-  emit(x, b, cstart, saved ? CR_OP_POP : CR_OP_ASTORE, saved ? 0 : prev);
+  cr_xf__emit(x, b, cstart, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, cstart, CR_OP_INVOKESTATIC, x->r_set);
+  cr_xf__emit(x, b, cstart, saved ? CR_OP_POP : CR_OP_ASTORE, saved ? 0 : prev);
   for (uint32_t k = 0; k < norig && !x->err; k++) {
     cr_insn *h = b->tcb[k].handler;
     uint32_t j = 0;
     while (j < k && b->tcb[j].handler != h) j++;
     if (j < k || self[h->id]) continue; /* done, or not wanted */
-    if (x->readers) emit_putback(x, b, h->next, ccl);
-    else emit_restore(x, b, h->next, ccl);
+    if (x->readers) cr_xf__emit_putback(x, b, h->next, ccl);
+    else cr_xf__emit_restore(x, b, h->next, ccl);
   }
   for (cr_insn *i = cstart; i && i != tail && !x->err; i = i->next)
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN)) {
-      if (x->readers) emit_exit(x, b, i, prev);
-      else emit_restore(x, b, i, prev);
+      if (x->readers) cr_xf__emit_exit(x, b, i, prev);
+      else cr_xf__emit_restore(x, b, i, prev);
     }
 }
 
@@ -1662,8 +1486,8 @@ static int keep_read(xf *x, cr_body *b, cr_insn *rd, cr_diag *md) {
     return -1;
   }
   cr_insn *n = rd->next;
-  emit(x, b, n, CR_OP_DUP, 0);
-  emit(x, b, n, CR_OP_ASTORE, (int)e);
+  cr_xf__emit(x, b, n, CR_OP_DUP, 0);
+  cr_xf__emit(x, b, n, CR_OP_ASTORE, (int)e);
   return (int)e;
 }
 
@@ -1681,8 +1505,8 @@ static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
   if (e < 0) return md->code;
   for (cr_insn *i = rd->next; i && !x->err; i = i->next)
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
-      emit_exit(x, b, i, e);
-  if (from) emit_rethrow(x, b, NULL, e, from, NULL, 1);
+      cr_xf__emit_exit(x, b, i, e);
+  if (from) cr_xf__emit_rethrow(x, b, NULL, e, from, NULL, 1);
   return x->err;
 }
 
@@ -1721,7 +1545,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   uint32_t nbl = 0, nunsup = 0;
   if (counting(x) && cr_xf_blocks(b, x->o->jop, x->o->jop_split, x->a, &bl,
                                   &nbl, &nunsup))
-    return oom(x);
+    return cr_xf__oom(x);
   uint32_t ninv = 0, nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
@@ -1729,7 +1553,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     if (may_init(i)) nini++;
   }
   cr_insn **inv = cr_arena_alloc(x->a, (ninv + nini + 1) * sizeof *inv);
-  if (!inv) return oom(x);
+  if (!inv) return cr_xf__oom(x);
   cr_insn **ini = inv + ninv;
   ninv = nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
@@ -1738,7 +1562,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     if (may_init(i)) ini[nini++] = i;
   }
   int stat = (m->flags & ACC_STATIC) != 0;
-  int p = arg_slots(desc) + !stat;
+  int p = cr_xf__arg_slots(desc) + !stat;
   int owner = how == ESI && overridable(x, x->c->flags, m->flags, name);
   /* a synchronized twin with the owner check locks by itself, after the
   ** check ('emit_lock'): 'lk' holds the object it locks */
@@ -1755,10 +1579,10 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   uint32_t norig0 = b->ntcb;            /* the method's own handlers */
   cr_insn *first = b->first, *locked = NULL, *tail = NULL;
   /* the end of the body, before a forwarding block */
-  if (lock || cm) tail = emit_label(x, b, NULL);
+  if (lock || cm) tail = cr_xf__emit_label(x, b, NULL);
   if (owner) {
     if (lock) emit_lock_copy(x, b, first, lk);
-    cr_insn *go = emit_label(x, b, first);
+    cr_insn *go = cr_xf__emit_label(x, b, first);
     emit_dispatch(x, b, go, name, desc, me, p, prev);
     if (lock) {
       locked = emit_lock(x, b, first, lk);
@@ -1767,21 +1591,24 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   }
   cr_insn *rd = NULL;             /* the slot's read */
   if (x->jdk && thread_entry(x, name, desc))
-    emit(x, b, first, CR_OP_INVOKESTATIC,
-         cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
-  else if (how == ESI) emit(x, b, first, CR_OP_ALOAD, p);
-  else rd = emit(x, b, first, CR_OP_INVOKESTATIC,
-                 slot_read(x, name, desc, (m->flags & ACC_STATIC) != 0));
+    cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC,
+                cr_xf__cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root",
+                                                  D_GET, x->d)));
+  else if (how == ESI)
+    cr_xf__emit(x, b, first, CR_OP_ALOAD, p);
+  else
+    rd = cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC,
+                     slot_read(x, name, desc, (m->flags & ACC_STATIC) != 0));
   emit_own_mid(x, b, first, me);
-  emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
-  cr_insn *entry = emit(x, b, first, CR_OP_ASTORE, ccl);
+  cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
+  cr_insn *entry = cr_xf__emit(x, b, first, CR_OP_ASTORE, ccl);
   /* The extra parameter's slot is the original's first free local; where
   ** the body stores there, make it null, as if unset: a verifier that
   ** infers types (ASM's) then never joins the node's class with the
   ** local's, which needs that class loaded, and neither do our frames. */
   if (how == ESI && stores_to(b, (uint32_t)p)) {
-    emit(x, b, first, CR_OP_ACONST_NULL, 0);
-    emit(x, b, first, CR_OP_ASTORE, p);
+    cr_xf__emit(x, b, first, CR_OP_ACONST_NULL, 0);
+    cr_xf__emit(x, b, first, CR_OP_ASTORE, p);
   }
   /* copied for the original's own body at the end ('xf_share') */
   int snap = how == ESI && !cm && x->sh.m && !lock && !counting(x) && first;
@@ -1789,7 +1616,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   cr_insn *fwd = owner ? b->line_at : NULL;
   cr_insn *cstart = NULL;
   if (cm) {
-    if (!(cstart = cr_label_new(b))) return oom(x);
+    if (!(cstart = cr_label_new(b))) return cr_xf__oom(x);
     if (ithis) cr_body_insert_after(b, ithis, cstart);
     else cr_body_insert_before(b, first, cstart);
   }
@@ -1823,14 +1650,14 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   if (x->err) return x->err;
   if (tcbs_first(x, b, norig)) return x->err;
   if (rexits && rd) {
-    cr_insn *from = !x->in_init ? emit_label(x, b, entry->next)
-                    : rinit     ? emit_label(x, b, rinit->next)
+    cr_insn *from = !x->in_init ? cr_xf__emit_label(x, b, entry->next)
+                    : rinit     ? cr_xf__emit_label(x, b, rinit->next)
                                 : NULL;
     if (x->err) return x->err;
     if ((rc = reader_exits(x, b, rd, from, md))) return rc;
   }
   /* the catch-all handler, outermost but for the monitor's */
-  if (cm) emit_rethrow(x, b, tail, keep, cstart, NULL, x->readers);
+  if (cm) cr_xf__emit_rethrow(x, b, tail, keep, cstart, NULL, x->readers);
   if (locked && tail) emit_unlock(x, b, locked, tail, lk);
   if (x->err) return x->err;
   if (snap && pend) {
@@ -1839,7 +1666,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     cr_diag cd;
     cr_diag_clear(&cd);
     int cr = cr_body_clone(&cb, b, x->sh.m, x->a, xl, 3, &cd);
-    if (cr == CR_ENOMEM) return oom(x);
+    if (cr == CR_ENOMEM) return cr_xf__oom(x);
     if (cr == 0) {
       xf_share *sh = &x->sh;
       sh->b = cb;
@@ -1871,7 +1698,7 @@ static int from_twin(xf *x, cr_member *m, const char *name,
   sh->b = NULL;
   if (!b || b->m != m) return 1;
   uint8_t *cut = cr_arena_calloc(x->a, b->ninsn + 1, 1);
-  if (!cut) return oom(x);
+  if (!cut) return cr_xf__oom(x);
   /* the entry ends at 'pend'; code of a call site at the original's
   ** first instruction comes after it */
   int ended = 0;
@@ -1901,7 +1728,7 @@ static int from_twin(xf *x, cr_member *m, const char *name,
         (b->fix[k].start && cut[b->fix[k].start->id]))
       return 1;
   int stat = (m->flags & ACC_STATIC) != 0;
-  int p = arg_slots(desc) + !stat;
+  int p = cr_xf__arg_slots(desc) + !stat;
   uint32_t base = cr_body_max_locals_laid(b);
   if (base < (uint32_t)p) base = (uint32_t)p;
   if (base > sh->base || sh->base - base > 1) return 1;
@@ -1928,18 +1755,20 @@ static int from_twin(xf *x, cr_member *m, const char *name,
   cr_insn *first = b->first;   /* the entry goes before a site's code */
   cr_insn *rd = NULL;
   if (x->jdk && thread_entry(x, name, desc))
-    emit(x, b, first, CR_OP_INVOKESTATIC,
-         cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root", D_GET, x->d)));
-  else rd = emit(x, b, first, CR_OP_INVOKESTATIC,
-                 slot_read(x, name, desc, stat));
+    cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC,
+                cr_xf__cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS, "root",
+                                                  D_GET, x->d)));
+  else
+    rd = cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC,
+                     slot_read(x, name, desc, stat));
   emit_own_mid(x, b, first, me);
-  emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
-  cr_insn *entry = emit(x, b, first, CR_OP_ASTORE, (int32_t)base);
+  cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
+  cr_insn *entry = cr_xf__emit(x, b, first, CR_OP_ASTORE, (int32_t)base);
   if (x->err) return x->err;
   if (x->readers && rd) {       /* (not a constructor: see 'build') */
     cr_diag rdd;
     cr_diag_clear(&rdd);
-    cr_insn *from = emit_label(x, b, entry->next);
+    cr_insn *from = cr_xf__emit_label(x, b, entry->next);
     if (x->err || reader_exits(x, b, rd, from, &rdd))
       return x->err ? x->err : 1;
   }
@@ -1973,7 +1802,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
     cr_diag ld;
     cr_diag_clear(&ld);
     int lr = cr_body_layout(b, &ld);
-    if (lr == CR_ENOMEM) return oom(x);
+    if (lr == CR_ENOMEM) return cr_xf__oom(x);
     laid = lr == 0;
     uint32_t above = x->o->compact_above ? x->o->compact_above : HUGE_METHOD;
     if (lr || b->code_len > above) {
@@ -2011,7 +1840,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
   if (laid && !x->err)
     rc = cr_an_commit_laid(x->an, b, md);
   else
-    rc = commit(x, b, md);
+    rc = cr_xf__commit(x, b, md);
   if (rc && ord && !x->err) {
     /* the compact body failed (its frames): the ordinary one instead */
     cr_diag_clear(md);
@@ -2023,7 +1852,7 @@ static int instrument(xf *x, cr_member *m, int how, const char *name,
     nbl = onbl;
     nunsup = onunsup;
     ord = NULL;
-    rc = commit(x, b, md);
+    rc = cr_xf__commit(x, b, md);
   }
   if (rc == 0) {
     if (ord) x->o->ncompact++;
@@ -2133,7 +1962,7 @@ cr_xf_plan cr_xf_method_plan(unsigned hf, const char *name,
   int clinit = strcmp(name, "<clinit>") == 0;
   int ovl = !clinit && !(hf & CR_HM_NONOVL);
   int wrap = !(hf & CR_HM_NONWRAP);
-  if (ovl && arg_slots(desc) + !(access & ACC_STATIC) + 1 > 255) {
+  if (ovl && cr_xf__arg_slots(desc) + !(access & ACC_STATIC) + 1 > 255) {
     ovl = 0;
     *why = "its arguments take 254 or more slots: a twin has no room for "
            "the node";
@@ -2191,7 +2020,7 @@ static int do_method(xf *x, uint32_t k) {
   cr_member *m = &x->c->methods[k];
   const char *name = cr_member_name(x->c, m);
   const char *desc = cr_member_desc(x->c, m);
-  if (!name || !desc) return oom(x);
+  if (!name || !desc) return cr_xf__oom(x);
   if (!cr_desc_is_method(desc, strlen(desc))) return 0;
   const cr_hmethod *hm = x->o->no_twins ? NULL
                                        : cr_hier_method(x->o->h, x->name,
@@ -2206,7 +2035,7 @@ static int do_method(xf *x, uint32_t k) {
   cr_diag md;
   cr_diag_clear(&md);
   char *tdesc = plan != CR_XF_OSI ? cr_xf_twin_desc(x->a, desc) : NULL;
-  if (plan != CR_XF_OSI && !tdesc) return oom(x);
+  if (plan != CR_XF_OSI && !tdesc) return cr_xf__oom(x);
 
   if (plan == CR_XF_TWIN_ABSTRACT) {
     cr_attr *sc = stub_code_attr(x);
@@ -2244,7 +2073,7 @@ static int do_method(xf *x, uint32_t k) {
   cr_attr tcode = *code;
   if (!wrap) {
     cr_attr *cc = copy_code_attr(x, k);
-    if (!cc) return oom(x);
+    if (!cc) return cr_xf__oom(x);
     tcode = *cc;
   }
   cr_member *tw = new_method(x, twin_flags(x, m->flags), m->name, tdesc,
@@ -2301,28 +2130,29 @@ static int init_mids(xf *x) {
   }
   if (!ci) {
     cr_attr *sc = stub_code_attr(x);
-    int nm = cpi(x, cr_cp_add_utf8(c->cp, "<clinit>", x->d));
+    int nm = cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "<clinit>", x->d));
     ci = sc && nm ? new_method(x, ACC_STATIC, (uint16_t)nm, "()V", sc, NULL)
                   : NULL;
     if (!ci) return x->err;
     /* the runtime's agent takes a '<clinit>' marked so for none when it
     ** computes a default serialVersionUID */
-    if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-             sizeof *x->newf))
+    if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                    sizeof *x->newf))
       return x->err;
     cr_member *f = &x->newf[x->nnewf++];
     memset(f, 0, sizeof *f);
     f->flags = (x->iface ? ACC_PUBLIC : ACC_PRIVATE) | ACC_STATIC |
                ACC_FINAL | ACC_SYNTHETIC;
-    f->name = (uint16_t)cpi(x, cr_cp_add_utf8(c->cp, "cccp$clinit", x->d));
-    f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(c->cp, "I", x->d));
+    f->name =
+        (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "cccp$clinit", x->d));
+    f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "I", x->d));
   }
   cr_body *b;
   cr_diag md;
   cr_diag_clear(&md);
   if (cr_body_decode(&b, c, ci, x->a, &md) == 0) {
     emit_mid_init(x, b, b->first);
-    commit(x, b, &md);
+    cr_xf__commit(x, b, &md);
   }
   if (!x->err && md.code)
     x->err = cr_diag_set(x->d, md.code, -1, "class %s: cannot set method "
@@ -2338,7 +2168,7 @@ static int finish(xf *x) {
   if (!x->condy && reg && init_mids(x)) return x->err;
   if (x->nnewm) {
     cr_member *v = cr_arena_calloc(x->a, c->nmethods + x->nnewm, sizeof *v);
-    if (!v) return oom(x);
+    if (!v) return cr_xf__oom(x);
     memcpy(v, c->methods, c->nmethods * sizeof *v);
     for (uint32_t k = 0; k < x->nnewm; k++) v[c->nmethods + k] = *x->newm[k];
     c->methods = v;
@@ -2346,7 +2176,7 @@ static int finish(xf *x) {
   }
   if (x->nnewf) {
     cr_member *v = cr_arena_calloc(x->a, c->nfields + x->nnewf, sizeof *v);
-    if (!v) return oom(x);
+    if (!v) return cr_xf__oom(x);
     if (c->nfields) memcpy(v, c->fields, c->nfields * sizeof *v);
     memcpy(v + c->nfields, x->newf, x->nnewf * sizeof *v);
     c->fields = v;
@@ -2355,10 +2185,10 @@ static int finish(xf *x) {
   if (x->nbsms) {
     cr_attr *at = cr_attrs_find(&c->attrs, CR_ATTR_BOOTSTRAPMETHODS);
     if (!at) {
-      int nm = cpi(x, cr_cp_add_utf8(c->cp, "BootstrapMethods", x->d));
+      int nm = cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "BootstrapMethods", x->d));
       cr_attr *v = cr_arena_calloc(x->a, c->attrs.n + 1, sizeof *v);
       cr_bsms *bs = cr_arena_calloc(x->a, 1, sizeof *bs);
-      if (!v || !bs) return oom(x);
+      if (!v || !bs) return cr_xf__oom(x);
       if (c->attrs.n) memcpy(v, c->attrs.v, c->attrs.n * sizeof *v);
       at = &v[c->attrs.n];
       at->name = (uint16_t)nm;
@@ -2369,7 +2199,7 @@ static int finish(xf *x) {
     }
     cr_bsms *bs = at->u.bsms;
     cr_bsm *v = cr_arena_calloc(x->a, bs->n + x->nbsms, sizeof *v);
-    if (!v) return oom(x);
+    if (!v) return cr_xf__oom(x);
     if (bs->n) memcpy(v, bs->v, bs->n * sizeof *v);
     memcpy(v + bs->n, x->bsms, x->nbsms * sizeof *v);
     bs->v = v;
@@ -2385,15 +2215,15 @@ static int finish(xf *x) {
 /* A public transient synthetic field 'name' of type 'desc' (NULL: CC),
 ** queued. */
 static void add_cc_field(xf *x, const char *name, const char *desc) {
-  if (grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1, sizeof *x->newf))
+  if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                  sizeof *x->newf))
     return;
   cr_member *f = &x->newf[x->nnewf++];
   memset(f, 0, sizeof *f);
   f->flags = ACC_PUBLIC | ACC_TRANSIENT | ACC_SYNTHETIC;
-  f->name = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp, name, x->d));
-  f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(x->c->cp,
-                                            desc ? desc : "L" CC_CLASS ";",
-                                            x->d));
+  f->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(x->c->cp, name, x->d));
+  f->desc = (uint16_t)cr_xf__cpi(
+      x, cr_cp_add_utf8(x->c->cp, desc ? desc : "L" CC_CLASS ";", x->d));
 }
 
 /*
@@ -2405,9 +2235,10 @@ static int insert_call(xf *x, const char *name, const char *desc,
                        int at_start, const char *fn) {
   cr_class *c = x->c;
   char *td = cr_xf_twin_desc(x->a, desc);
-  int ref = cpi(x, cr_cp_add_methodref(c->cp, CC_CLASS, fn, "()V", x->d));
+  int ref =
+      cr_xf__cpi(x, cr_cp_add_methodref(c->cp, CC_CLASS, fn, "()V", x->d));
   int done = 0;
-  if (!td || x->err) return oom(x), 0;
+  if (!td || x->err) return cr_xf__oom(x), 0;
   /* the queued twins are appended by 'finish': look at both lists */
   uint32_t n = c->nmethods + x->nnewm;
   for (uint32_t k = 0; k < n && !x->err; k++) {
@@ -2424,13 +2255,13 @@ static int insert_call(xf *x, const char *name, const char *desc,
       continue;
     }
     if (at_start) {
-      emit(x, b, b->first, CR_OP_INVOKESTATIC, ref);
+      cr_xf__emit(x, b, b->first, CR_OP_INVOKESTATIC, ref);
     } else {
       for (cr_insn *i = b->first; i; i = i->next)
         if (i->op >= CR_OP_IRETURN && i->op <= CR_OP_RETURN)
-          emit(x, b, i, CR_OP_INVOKESTATIC, ref);
+          cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, ref);
     }
-    if (commit(x, b, &md) == 0 && md.code)
+    if (cr_xf__commit(x, b, &md) == 0 && md.code)
       warn(x, "class %s: %s%s: %s", x->name, name, ds, md.msg);
     else if (!x->err)
       done++;
@@ -2505,24 +2336,25 @@ static int pin_suid(xf *x) {
   if (!ser) return 0;
   for (uint32_t k = 0; k < c->nfields; k++) {
     const char *fn = cr_member_name(c, &c->fields[k]);
-    if (!fn) return oom(x);
+    if (!fn) return cr_xf__oom(x);
     if (strcmp(fn, "serialVersionUID") == 0) return 0;
   }
   int64_t suid;
   if (cr_xf_default_suid(c, &suid, x->d)) return x->err = x->d->code;
   cr_cpool *cp = c->cp;
   cr_attr *cv = cr_arena_calloc(x->a, 1, sizeof *cv);
-  if (!cv || grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-                  sizeof *x->newf))
-    return oom(x);
-  cv->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "ConstantValue", x->d));
+  if (!cv || cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                         sizeof *x->newf))
+    return cr_xf__oom(x);
+  cv->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "ConstantValue", x->d));
   cv->kind = CR_ATTR_CONSTANTVALUE;
-  cv->u.index = (uint16_t)cpi(x, cr_cp_add_long(cp, suid, x->d));
+  cv->u.index = (uint16_t)cr_xf__cpi(x, cr_cp_add_long(cp, suid, x->d));
   cr_member *f = &x->newf[x->nnewf++];
   memset(f, 0, sizeof *f);
   f->flags = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
-  f->name = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "serialVersionUID", x->d));
-  f->desc = (uint16_t)cpi(x, cr_cp_add_utf8(cp, "J", x->d));
+  f->name =
+      (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "serialVersionUID", x->d));
+  f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "J", x->d));
   f->attrs.n = 1;
   f->attrs.v = cv;
   return x->err;
@@ -2586,14 +2418,15 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   int rc = cr_an_new(&x.an, c, &x.env, d);
   if (rc) return rc;
   cr_cpool *cp = c->cp;
-  x.r_enter = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enter", D_ENTER, d));
-  x.r_enterv = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enterv",
-                                           D_ENTERV, d));
-  x.r_get = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "get", D_GET, d));
-  x.r_set = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "set", D_SET, d));
-  x.r_register = cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "register",
-                                             D_REGISTER, d));
-  x.code_name = cpi(&x, cr_cp_add_utf8(cp, "Code", d));
+  x.r_enter =
+      cr_xf__cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enter", D_ENTER, d));
+  x.r_enterv =
+      cr_xf__cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "enterv", D_ENTERV, d));
+  x.r_get = cr_xf__cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "get", D_GET, d));
+  x.r_set = cr_xf__cpi(&x, cr_cp_add_methodref(cp, CC_CLASS, "set", D_SET, d));
+  x.r_register = cr_xf__cpi(
+      &x, cr_cp_add_methodref(cp, CC_CLASS, "register", D_REGISTER, d));
+  x.code_name = cr_xf__cpi(&x, cr_cp_add_utf8(cp, "Code", d));
   const cr_attr *bm = cr_attrs_find(&c->attrs, CR_ATTR_BOOTSTRAPMETHODS);
   x.bsm_base = bm ? bm->u.bsms->n : 0;
   if (pin_suid(&x)) return x.err;

@@ -170,4 +170,25 @@ typedef struct xf_block {
 int cr_xf_blocks(const cr_body *b, const cr_jop_model *m, int split,
                  cr_arena *a, xf_block **out, uint32_t *n, uint32_t *nunsup);
 
+/* emit.c */
+int cr_xf__oom(xf *x);
+int cr_xf__cpi(xf *x, int r);
+int cr_xf__grow(xf *x, void **v, uint32_t *cap, uint32_t need, size_t sz);
+cr_insn *cr_xf__emit(xf *x, cr_body *b, cr_insn *at, unsigned op, int32_t a);
+cr_insn *cr_xf__emit_label(xf *x, cr_body *b, cr_insn *at);
+void cr_xf__emit_int(xf *x, cr_body *b, cr_insn *at, int32_t v);
+void cr_xf__emit_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
+                      int slot);
+void cr_xf__spill_args(xf *x, cr_body *b, cr_insn *at, const char *desc,
+                       int slot, int store);
+unsigned cr_xf__ret_op(const char *desc);
+int cr_xf__arg_slots(const char *desc);
+int cr_xf__own_ref(xf *x, const char *name, const char *desc);
+int cr_xf__commit(xf *x, cr_body *b, cr_diag *md);
+void cr_xf__emit_restore(xf *x, cr_body *b, cr_insn *at, int prev);
+void cr_xf__emit_putback(xf *x, cr_body *b, cr_insn *at, int s);
+void cr_xf__emit_exit(xf *x, cr_body *b, cr_insn *at, int s);
+void cr_xf__emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
+                         cr_insn *start, cr_insn *end, int back);
+
 #endif
