@@ -38,176 +38,6 @@ static int ti_lookup(void *ctx, const char *name, const char **super,
   return x->inner->lookup(x->inner->ctx, name, super, is_interface);
 }
 
-/* ----------------------------------------------------------- method ids */
-
-/* Index 'k' of 'mids' into 'midtab' (which has room). */
-static void mid_put(xf *x, uint32_t k) {
-  uint32_t j = x->mids[k].hash & x->midmask;
-  while (x->midtab[j]) j = (j + 1) & x->midmask;
-  x->midtab[j] = k + 1;
-}
-
-/* Make 'midtab' hold one more id at load <= 1/2. */
-static int mid_room(xf *x) {
-  if ((x->nmids + 1) * 2 <= x->midmask) return 0;
-  uint32_t size = x->midmask ? (x->midmask + 1) * 2 : 64;
-  uint32_t *t = cr_arena_calloc(x->a, size, sizeof *t);
-  if (!t) return cr_xf__oom(x);
-  x->midtab = t;
-  x->midmask = size - 1;
-  for (uint32_t k = 0; k < x->nmids; k++) mid_put(x, k);
-  return 0;
-}
-
-/* The id of 'cls.name desc', added to the class's list when new. */
-static xf_mid *get_mid(xf *x, const char *cls, const char *name,
-                    const char *desc, uint32_t size, int flags) {
-  size_t lc = strlen(cls), ln = strlen(name), ld = strlen(desc);
-  uint32_t h = cr_hash(cls, lc) ^ cr_hash(name, ln) * 0x9e3779b1u ^
-               cr_hash(desc, ld) * 0x85ebca6bu;
-  for (uint32_t j = h & x->midmask; x->midmask && x->midtab[j];
-       j = (j + 1) & x->midmask) {
-    xf_mid *m = &x->mids[x->midtab[j] - 1];
-    if (m->hash == h && strcmp(m->cls, cls) == 0 &&
-        strcmp(m->name, name) == 0 && strcmp(m->desc, desc) == 0)
-      return m;
-  }
-  if (mid_room(x) || cr_xf__grow(x, (void **)&x->mids, &x->cmids, x->nmids + 1,
-                                 sizeof *x->mids))
-    return NULL;
-  xf_mid *m = &x->mids[x->nmids++];
-  memset(m, 0, sizeof *m);
-  m->cls = cr_arena_strndup(x->a, cls, lc);
-  m->name = cr_arena_strndup(x->a, name, ln);
-  m->desc = cr_arena_strndup(x->a, desc, ld);
-  m->hash = h;
-  mid_put(x, x->nmids - 1);
-  m->size = size;
-  m->flags = flags;
-  if (!m->cls || !m->name || !m->desc) {
-    cr_xf__oom(x);
-    return NULL;
-  }
-  /* A method of the instrumented JDK has its id fixed at rewrite time (a
-  ** constant: nothing to register, safe while the VM boots). In a JDK
-  ** class, another method gets id 0 (no node): registering would run the
-  ** runtime before the VM is ready. */
-  const cr_hmethod *hm = cr_hier_method(x->o->h, cls, name, desc);
-  m->fixed = hm ? cr_hier_mid(hm) : 0;
-  if (m->fixed || x->jdk) return m;
-  cr_cpool *cp = x->c->cp;
-  if (x->condy) {
-    /* BootstrapMethods entry: CC.mid with (cls, name, desc, size, flags) */
-    int mh =
-        cr_xf__cpi(x, cr_cp_add_methodref(cp, CC_CLASS, "mid", D_MID, x->d));
-    if (mh)
-      mh = cr_xf__cpi(x, cr_cp_add_methodhandle(cp, CR_REF_INVOKESTATIC,
-                                                (uint32_t)mh, x->d));
-    int args[5] = {cr_xf__cpi(x, cr_cp_add_string(cp, cls, x->d)),
-                   cr_xf__cpi(x, cr_cp_add_string(cp, name, x->d)),
-                   cr_xf__cpi(x, cr_cp_add_string(cp, desc, x->d)),
-                   cr_xf__cpi(x, cr_cp_add_int(cp, (int32_t)size, x->d)),
-                   cr_xf__cpi(x, cr_cp_add_int(cp, flags, x->d))};
-    int nat = cr_xf__cpi(x, cr_cp_add_nat(cp, "cccp$mid", "I", x->d));
-    if (x->err) return NULL;
-    if (cr_xf__grow(x, (void **)&x->bsms, &x->cbsms, x->nbsms + 1,
-                    sizeof *x->bsms))
-      return NULL;
-    cr_bsm *bm = &x->bsms[x->nbsms];
-    bm->mh = (uint16_t)mh;
-    bm->args.n = 5;
-    bm->args.v = cr_arena_alloc(x->a, 5 * sizeof(uint16_t));
-    if (!bm->args.v) {
-      cr_xf__oom(x);
-      return NULL;
-    }
-    for (int k = 0; k < 5; k++) bm->args.v[k] = (uint16_t)args[k];
-    uint32_t bi = x->bsm_base + x->nbsms++;
-    if (bi > 65535) {
-      x->err = cr_diag_set(x->d, CR_ETOOLARGE, -1,
-                           "class %s: too many bootstrap methods", x->name);
-      return NULL;
-    }
-    cr_cpentry e;
-    memset(&e, 0, sizeof e);
-    e.tag = CR_CP_DYNAMIC;
-    e.a = (uint16_t)bi;
-    e.b = (uint16_t)nat;
-    m->idx = cr_xf__cpi(x, cr_cp_add(cp, &e, x->d));
-  } else {
-    /* a static final synthetic int field, set in '<clinit>' ('finish') */
-    char fname[32];
-    snprintf(fname, sizeof fname, "cccp$mid$%u", x->nmids - 1);
-    if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-                    sizeof *x->newf))
-      return NULL;
-    cr_member *f = &x->newf[x->nnewf++];
-    memset(f, 0, sizeof *f);
-    f->flags = (x->iface ? ACC_PUBLIC : ACC_PRIVATE) | ACC_STATIC |
-               ACC_FINAL | ACC_SYNTHETIC;
-    f->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, fname, x->d));
-    f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "I", x->d));
-    m->idx = cr_xf__cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "I", x->d));
-  }
-  return x->err ? NULL : m;
-}
-
-/* Push method id 'm' before 'at'. */
-static void emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
-  if (!m->idx) cr_xf__emit_int(x, b, at, (int32_t)m->fixed);
-  else cr_xf__emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
-}
-
-/* "ldc cls; ldc name; ldc desc; ldc size; bipush flags; invokestatic
-** register" before 'at': the id of 'm', registered. */
-static void emit_register(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
-  cr_cpool *cp = x->c->cp;
-  cr_xf__emit(x, b, at, CR_OP_LDC,
-              cr_xf__cpi(x, cr_cp_add_string(cp, m->cls, x->d)));
-  cr_xf__emit(x, b, at, CR_OP_LDC,
-              cr_xf__cpi(x, cr_cp_add_string(cp, m->name, x->d)));
-  cr_xf__emit(x, b, at, CR_OP_LDC,
-              cr_xf__cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
-  cr_xf__emit(x, b, at, CR_OP_LDC,
-              cr_xf__cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
-  cr_xf__emit(x, b, at, CR_OP_BIPUSH, m->flags);
-  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
-}
-
-/*
-** Push the id of a method's own node before 'at'. An id field is set by
-** '<clinit>', which has not run yet while the class's initialization is
-** in progress further up the thread's stack (JVMS 5.5: initializing a
-** class starts with its superclasses, whose '<clinit>' may make an
-** instance of it): "getstatic F; dup; ifne L; pop; <register>; L:" then
-** registers the id on the spot, as '<clinit>' will. A dynamic constant
-** resolves without the class's initialization.
-*/
-static void emit_own_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
-  emit_mid(x, b, at, m);
-  if (x->condy || !m->idx) return;
-  cr_insn *l = cr_label_new(b);
-  if (!l) {
-    cr_xf__oom(x);
-    return;
-  }
-  cr_xf__emit(x, b, at, CR_OP_DUP, 0);
-  cr_insn *br = cr_xf__emit(x, b, at, CR_OP_IFNE, 0);
-  if (br) br->target = l;
-  cr_xf__emit(x, b, at, CR_OP_POP, 0);
-  emit_register(x, b, at, m);
-  cr_body_insert_before(b, at, l);
-}
-
-/* Set every id field: "<register>; putstatic F" for each, before 'at'. */
-static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
-  for (uint32_t k = 0; k < x->nmids; k++) {
-    if (!x->mids[k].idx) continue;
-    emit_register(x, b, at, &x->mids[k]);
-    cr_xf__emit(x, b, at, CR_OP_PUTSTATIC, x->mids[k].idx);
-  }
-}
-
 /* ------------------------------------------------------------- members */
 
 /*
@@ -241,7 +71,7 @@ static int caller_sensitive(xf *x, cr_member *tw) {
 }
 
 /* A new Code attribute holding just 'return' (replaced before commit). */
-static cr_attr *stub_code_attr(xf *x) {
+cr_attr *cr_xf__stub_code_attr(xf *x) {
   cr_code *k = cr_arena_calloc(x->a, 1, sizeof *k);
   cr_attr *at = cr_arena_calloc(x->a, 1, sizeof *at);
   if (!k || !at) {
@@ -258,7 +88,7 @@ static cr_attr *stub_code_attr(xf *x) {
 
 /* A new method 'name''desc' with 'code' (an attribute, copied) and the
 ** Exceptions attribute of 'like' (may be NULL), queued for appending. */
-static cr_member *new_method(xf *x, uint16_t flags, uint16_t name,
+cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
                              const char *desc, const cr_attr *code,
                              const cr_member *like) {
   cr_member *m = cr_arena_calloc(x->a, 1, sizeof *m);
@@ -355,7 +185,7 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   if (!b) return x->err;
   int stat = (orig->flags & ACC_STATIC) != 0;
   int p = cr_xf__arg_slots(desc) + !stat, prev = p + 1;
-  xf_mid *m = get_mid(x, x->name, name, desc, size, flags);
+  xf_mid *m = cr_xf__get_mid(x, x->name, name, desc, size, flags);
   if (!m) return x->err;
   int check = !virt && overridable(x, x->c->flags, orig->flags, name);
   cr_insn *go = check ? cr_xf__emit_label(x, b, NULL) : NULL;
@@ -364,7 +194,7 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   if (check) tw->flags = (uint16_t)(tw->flags & ~ACC_SYNCHRONIZED);
   if (virt) cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
   cr_xf__emit(x, b, NULL, CR_OP_ALOAD, p);
-  emit_mid(x, b, NULL, m);
+  cr_xf__emit_mid(x, b, NULL, m);
   cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, virt ? x->r_enterv : x->r_enter);
   cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
   cr_xf__emit(x, b, NULL, CR_OP_ASTORE, prev);
@@ -596,7 +426,7 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
     if ((j = cr_xf__emit(x, b, at, CR_OP_IF_ACMPEQ, 0))) j->target = at;
   }
   cr_xf__emit(x, b, at, CR_OP_ALOAD, 0);
-  emit_mid(x, b, at, me);
+  cr_xf__emit_mid(x, b, at, me);
   cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, x->r_owns);
   if ((j = cr_xf__emit(x, b, at, CR_OP_IFEQ, 0))) j->target = fwd;
   cr_body_insert_before(b, NULL, fwd);
@@ -604,7 +434,7 @@ static void emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
   b->line = FORWARD_LINE;
   cr_xf__emit(x, b, NULL, CR_OP_ALOAD, 0);
   cr_xf__emit(x, b, NULL, CR_OP_ALOAD, p);
-  emit_mid(x, b, NULL, me);
+  cr_xf__emit_mid(x, b, NULL, me);
   cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_enterv);
   cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
   cr_xf__emit(x, b, NULL, CR_OP_ASTORE, prev);
@@ -729,7 +559,7 @@ static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   cr_xf__spill_args(x, b, i, spill, prev + 1, 1);
   cr_xf__emit(x, b, i, CR_OP_DUP, 0);
   cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
-  emit_mid(x, b, i, node);
+  cr_xf__emit_mid(x, b, i, node);
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_publishv);
   cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
 }
@@ -752,7 +582,7 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   }
   cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
   if (node) {
-    emit_mid(x, b, i, node);
+    cr_xf__emit_mid(x, b, i, node);
     cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
   }
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
@@ -807,7 +637,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
     cr_xf__emit(x, b, i, CR_OP_DUP, 0);
   }
   cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
-  emit_mid(x, b, i, node);
+  cr_xf__emit_mid(x, b, i, node);
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   cr_xf__emit(x, b, i, CR_OP_POP, 0);
@@ -840,7 +670,7 @@ static int leaf_site(const xf *x, const cr_hmethod *t, const char *owner,
 static void wrap_leaf(xf *x, cr_body *b, cr_insn *i, int ccl,
                       const xf_mid *node) {
   cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
-  emit_mid(x, b, i, node);
+  cr_xf__emit_mid(x, b, i, node);
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_enter);
   cr_xf__emit(x, b, i, CR_OP_POP, 0);
 }
@@ -1072,13 +902,13 @@ static int thread_entry(const xf *x, const char *name, const char *desc) {
                         desc) >= 0;
 }
 
-/* The id of the callee of the sites of a reference ('get_mid'), kept in
+/* The id of the callee of the sites of a reference ('cr_xf__get_mid'), kept in
 ** its memo 'sm' (may be NULL): the hashing and comparing of its three
 ** names was done again at every site. */
 static xf_mid *site_mid(xf *x, xf_memo *sm, const char *cls,
                      const char *name, const char *desc, int flags) {
   if (sm && sm->mid) return &x->mids[sm->mid - 1];
-  xf_mid *m = get_mid(x, cls, name, desc, 0, flags);
+  xf_mid *m = cr_xf__get_mid(x, cls, name, desc, 0, flags);
   if (m && sm) sm->mid = (uint32_t)(m - x->mids) + 1;
   return m;
 }
@@ -1573,7 +1403,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     return cr_diag_set(md, CR_ETOOLARGE, -1, "%s: too many locals",
                        cr_body_where(b));
   int lk = (int)base, ccl = (int)base + lock, prev = ccl + 1;
-  xf_mid *me = get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
+  xf_mid *me = cr_xf__get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
   counters(x, b, bl, nbl, ccl);
   uint32_t norig0 = b->ntcb;            /* the method's own handlers */
@@ -1599,7 +1429,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   else
     rd = cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC,
                      slot_read(x, name, desc, (m->flags & ACC_STATIC) != 0));
-  emit_own_mid(x, b, first, me);
+  cr_xf__emit_own_mid(x, b, first, me);
   cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   cr_insn *entry = cr_xf__emit(x, b, first, CR_OP_ASTORE, ccl);
   /* The extra parameter's slot is the original's first free local; where
@@ -1749,8 +1579,8 @@ static int from_twin(xf *x, cr_member *m, const char *name,
   b->line = 0;
   b->smt_desc = NULL;
   x->in_init = strcmp(name, "<init>") == 0;
-  xf_mid *me = get_mid(x, x->name, name, desc, cr_member_code(m)->code_len,
-                    CR_XF_MID_APP);
+  xf_mid *me = cr_xf__get_mid(x, x->name, name, desc,
+                              cr_member_code(m)->code_len, CR_XF_MID_APP);
   if (!me) return x->err ? x->err : 1;
   cr_insn *first = b->first;   /* the entry goes before a site's code */
   cr_insn *rd = NULL;
@@ -1761,7 +1591,7 @@ static int from_twin(xf *x, cr_member *m, const char *name,
   else
     rd = cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC,
                      slot_read(x, name, desc, stat));
-  emit_own_mid(x, b, first, me);
+  cr_xf__emit_own_mid(x, b, first, me);
   cr_xf__emit(x, b, first, CR_OP_INVOKESTATIC, x->r_enter);
   cr_insn *entry = cr_xf__emit(x, b, first, CR_OP_ASTORE, (int32_t)base);
   if (x->err) return x->err;
@@ -1918,9 +1748,9 @@ static int fallback(xf *x, cr_member *orig, uint16_t name_idx,
   cr_diag md;
   cr_diag_clear(&md);
   snprintf(msg, sizeof msg, "%s", why->msg);
-  cr_attr *sc = stub_code_attr(x);
-  cr_member *tw = sc ? new_method(x, twin_flags(x, orig->flags), name_idx,
-                                  tdesc, sc, orig)
+  cr_attr *sc = cr_xf__stub_code_attr(x);
+  cr_member *tw = sc ? cr_xf__new_method(x, twin_flags(x, orig->flags),
+                                         name_idx, tdesc, sc, orig)
                      : NULL;
   if (!tw) return x->err;
   cr_code *oc = cr_member_code(orig);
@@ -2038,9 +1868,9 @@ static int do_method(xf *x, uint32_t k) {
   if (plan != CR_XF_OSI && !tdesc) return cr_xf__oom(x);
 
   if (plan == CR_XF_TWIN_ABSTRACT) {
-    cr_attr *sc = stub_code_attr(x);
-    cr_member *tw = sc ? new_method(x, twin_flags(x, m->flags), m->name,
-                                    tdesc, sc, m)
+    cr_attr *sc = cr_xf__stub_code_attr(x);
+    cr_member *tw = sc ? cr_xf__new_method(x, twin_flags(x, m->flags), m->name,
+                                           tdesc, sc, m)
                        : NULL;
     if (!tw) return x->err;
     int rc = delegate(x, tw, m, name, desc, 1, 0, CR_XF_MID_APP, &md);
@@ -2049,9 +1879,9 @@ static int do_method(xf *x, uint32_t k) {
     return 0;
   }
   if (plan == CR_XF_B2N) {
-    cr_attr *sc = stub_code_attr(x);
-    cr_member *tw = sc ? new_method(x, twin_flags(x, m->flags), m->name,
-                                    tdesc, sc, m)
+    cr_attr *sc = cr_xf__stub_code_attr(x);
+    cr_member *tw = sc ? cr_xf__new_method(x, twin_flags(x, m->flags), m->name,
+                                           tdesc, sc, m)
                        : NULL;
     if (!tw) return x->err;
     int rc = delegate(x, tw, m, name, desc, 0, 0,
@@ -2076,8 +1906,8 @@ static int do_method(xf *x, uint32_t k) {
     if (!cc) return cr_xf__oom(x);
     tcode = *cc;
   }
-  cr_member *tw = new_method(x, twin_flags(x, m->flags), m->name, tdesc,
-                             &tcode, m);
+  cr_member *tw =
+      cr_xf__new_method(x, twin_flags(x, m->flags), m->name, tdesc, &tcode, m);
   if (!tw) return x->err;
   if ((hf & CR_HM_CALLER_SENSITIVE) && caller_sensitive(x, tw)) return x->err;
   x->sh.m = wrap || nofin ? NULL : m;
@@ -2093,7 +1923,7 @@ static int do_method(xf *x, uint32_t k) {
   }
   x->o->nesi++;
   if (wrap) {
-    cr_attr *sc = stub_code_attr(x);
+    cr_attr *sc = cr_xf__stub_code_attr(x);
     if (!sc) return x->err;
     *code = *sc;                /* the original body went to the twin */
     rc = n2b(x, m, name, desc, tdesc, &md);
@@ -2115,57 +1945,12 @@ static int do_method(xf *x, uint32_t k) {
   return 0;
 }
 
-/*
-** Put the code that sets the id fields at the start of '<clinit>' (made
-** when the class has none). Runs after every other method is done, so
-** that all ids are known; '<clinit>' may have been instrumented already.
-*/
-static int init_mids(xf *x) {
-  cr_class *c = x->c;
-  cr_member *ci = NULL;
-  for (uint32_t k = 0; k < c->nmethods && !ci; k++) {
-    const char *nm = cr_member_name(c, &c->methods[k]);
-    if (nm && strcmp(nm, "<clinit>") == 0 && cr_member_code(&c->methods[k]))
-      ci = &c->methods[k];
-  }
-  if (!ci) {
-    cr_attr *sc = stub_code_attr(x);
-    int nm = cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "<clinit>", x->d));
-    ci = sc && nm ? new_method(x, ACC_STATIC, (uint16_t)nm, "()V", sc, NULL)
-                  : NULL;
-    if (!ci) return x->err;
-    /* the runtime's agent takes a '<clinit>' marked so for none when it
-    ** computes a default serialVersionUID */
-    if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-                    sizeof *x->newf))
-      return x->err;
-    cr_member *f = &x->newf[x->nnewf++];
-    memset(f, 0, sizeof *f);
-    f->flags = (x->iface ? ACC_PUBLIC : ACC_PRIVATE) | ACC_STATIC |
-               ACC_FINAL | ACC_SYNTHETIC;
-    f->name =
-        (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "cccp$clinit", x->d));
-    f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "I", x->d));
-  }
-  cr_body *b;
-  cr_diag md;
-  cr_diag_clear(&md);
-  if (cr_body_decode(&b, c, ci, x->a, &md) == 0) {
-    emit_mid_init(x, b, b->first);
-    cr_xf__commit(x, b, &md);
-  }
-  if (!x->err && md.code)
-    x->err = cr_diag_set(x->d, md.code, -1, "class %s: cannot set method "
-                         "ids in <clinit>: %s", x->name, md.msg);
-  return x->err;
-}
-
 /* Append the queued methods, fields and bootstrap methods to the class. */
 static int finish(xf *x) {
   cr_class *c = x->c;
   int reg = 0;
   for (uint32_t k = 0; k < x->nmids && !reg; k++) reg = x->mids[k].idx != 0;
-  if (!x->condy && reg && init_mids(x)) return x->err;
+  if (!x->condy && reg && cr_xf__init_mids(x)) return x->err;
   if (x->nnewm) {
     cr_member *v = cr_arena_calloc(x->a, c->nmethods + x->nnewm, sizeof *v);
     if (!v) return cr_xf__oom(x);

@@ -191,4 +191,17 @@ void cr_xf__emit_exit(xf *x, cr_body *b, cr_insn *at, int s);
 void cr_xf__emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
                          cr_insn *start, cr_insn *end, int back);
 
+/* mid.c */
+xf_mid *cr_xf__get_mid(xf *x, const char *cls, const char *name,
+                       const char *desc, uint32_t size, int flags);
+void cr_xf__emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m);
+void cr_xf__emit_own_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m);
+int cr_xf__init_mids(xf *x);
+
+/* cccp.c */
+cr_attr *cr_xf__stub_code_attr(xf *x);
+cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
+                             const char *desc, const cr_attr *code,
+                             const cr_member *like);
+
 #endif
