@@ -303,65 +303,6 @@ static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
   return cr_xf__commit(x, b, md);
 }
 
-/* ------------------------------------------------------ block counters */
-
-/* "aload ccl; push n; invokestatic 'ref'" before 'at'. */
-static void emit_count(xf *x, cr_body *b, cr_insn *at, int ccl, uint32_t n,
-                       int *ref, const char *name) {
-  if (!*ref)
-    *ref = cr_xf__cpi(
-        x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_COUNT, x->d));
-  cr_xf__emit(x, b, at, CR_OP_ALOAD, ccl);
-  cr_xf__emit_int(x, b, at, (int32_t)n);
-  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
-}
-
-/* 1 if some block counter is asked for. */
-static int counting(const xf *x) {
-  return x->o->jop || x->o->count_bytecodes || x->o->count_allocs;
-}
-
-/* "aload ccl; invokestatic 'ref'" before 'at' (an event of the node). */
-static void emit_event(xf *x, cr_body *b, cr_insn *at, int ccl, int *ref,
-                       const char *name) {
-  if (!*ref)
-    *ref = cr_xf__cpi(
-        x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_EVENT, x->d));
-  cr_xf__emit(x, b, at, CR_OP_ALOAD, ccl);
-  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
-}
-
-/*
-** The block counters of body 'b' ('bl', 'nbl' blocks, computed before
-** any change), each before its block's first instruction, adding to the
-** node in local 'ccl'. A block that adds nothing to a metric makes no
-** call for it. With JOP, each return instruction is preceded by
-** CC.returned (normal returns, and the method-cache lookup of the
-** caller) and each exception handler starts with CC.caught (the lookup
-** of the method resuming there): the cache simulation, a run-time
-** option, needs them in their true order among the invokes.
-*/
-static void counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
-                     int ccl) {
-  const cr_xf_opts *o = x->o;
-  for (uint32_t k = 0; k < nbl && !x->err; k++) {
-    const xf_block *v = &bl[k];
-    if (o->jop && v->handler)
-      emit_event(x, b, v->lead, ccl, &x->r_caught, "caught");
-    if (o->jop && v->cycles)
-      emit_count(x, b, v->lead, ccl, v->cycles, &x->r_cycles, "cycles");
-    if (o->count_bytecodes)
-      emit_count(x, b, v->lead, ccl, v->bytecodes, &x->r_bytecodes,
-                 "bytecodes");
-    if (o->count_allocs && v->allocs)
-      emit_count(x, b, v->lead, ccl, v->allocs, &x->r_allocs, "allocations");
-  }
-  if (!o->jop) return;
-  for (cr_insn *i = b->first; i && !x->err; i = i->next)
-    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
-      emit_event(x, b, i, ccl, &x->r_returned, "returned");
-}
-
 /* ------------------------------------------------------------ call sites */
 
 static int site_kind(const cr_insn *i, int *kind) {
@@ -1373,8 +1314,8 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   if (cm && self_handlers(x, b, &self)) return x->err ? x->err : 1;
   xf_block *bl = NULL;
   uint32_t nbl = 0, nunsup = 0;
-  if (counting(x) && cr_xf_blocks(b, x->o->jop, x->o->jop_split, x->a, &bl,
-                                  &nbl, &nunsup))
+  if (cr_xf__counting(x) &&
+      cr_xf_blocks(b, x->o->jop, x->o->jop_split, x->a, &bl, &nbl, &nunsup))
     return cr_xf__oom(x);
   uint32_t ninv = 0, nini = 0;
   for (cr_insn *i = b->first; i; i = i->next) {
@@ -1405,7 +1346,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   int lk = (int)base, ccl = (int)base + lock, prev = ccl + 1;
   xf_mid *me = cr_xf__get_mid(x, x->name, name, desc, size, CR_XF_MID_APP);
   if (!me) return x->err;
-  counters(x, b, bl, nbl, ccl);
+  cr_xf__counters(x, b, bl, nbl, ccl);
   uint32_t norig0 = b->ntcb;            /* the method's own handlers */
   cr_insn *first = b->first, *locked = NULL, *tail = NULL;
   /* the end of the body, before a forwarding block */
@@ -1441,7 +1382,8 @@ static int build(xf *x, cr_member *m, int how, const char *name,
     cr_xf__emit(x, b, first, CR_OP_ASTORE, p);
   }
   /* copied for the original's own body at the end ('xf_share') */
-  int snap = how == ESI && !cm && x->sh.m && !lock && !counting(x) && first;
+  int snap =
+      how == ESI && !cm && x->sh.m && !lock && !cr_xf__counting(x) && first;
   cr_insn *pend = first ? first->prev : NULL;
   cr_insn *fwd = owner ? b->line_at : NULL;
   cr_insn *cstart = NULL;

@@ -165,7 +165,7 @@ void cr_xf__emit_putback(xf *x, cr_body *b, cr_insn *at, int s) {
 
 /*
 ** "aload s; CC.restore" before return 'at' (see 'cr_xf__emit_putback'); with
-** JOP, where 'counters' put "aload cc; CC.returned" right before it, the
+** JOP, where 'cr_xf__counters' put "aload cc; CC.returned" right before it, the
 ** two in one call, 3 bytes shorter: "aload cc; aload s; CC.returned(CC,
 ** CC)".
 */

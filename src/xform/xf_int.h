@@ -169,6 +169,9 @@ typedef struct xf_block {
 */
 int cr_xf_blocks(const cr_body *b, const cr_jop_model *m, int split,
                  cr_arena *a, xf_block **out, uint32_t *n, uint32_t *nunsup);
+int cr_xf__counting(const xf *x);
+void cr_xf__counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
+                     int ccl);
 
 /* emit.c */
 int cr_xf__oom(xf *x);
