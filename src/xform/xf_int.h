@@ -57,6 +57,12 @@ struct xf_initg {
   int guard;
 };
 
+/* The line of a twin's forwarding block ('cr_xf__emit_dispatch') and of a
+** delegating twin ('delegate'): no source line is 65535 in practice, and
+** the agent drops a stack frame at this line in an instrumented method
+** (runtime-java/agent). */
+#define FORWARD_LINE 65535
+
 /* How a body is instrumented. */
 enum { ESI, OSI };
 
@@ -206,5 +212,15 @@ cr_attr *cr_xf__stub_code_attr(xf *x);
 cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
                              const char *desc, const cr_attr *code,
                              const cr_member *like);
+
+/* dispatch.c */
+int cr_xf__overridable(xf *x, uint16_t cls_acc, uint16_t acc,
+                       const char *name);
+void cr_xf__emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
+                          const char *desc, const xf_mid *me, int p, int prev);
+void cr_xf__emit_lock_copy(xf *x, cr_body *b, cr_insn *at, int lk);
+cr_insn *cr_xf__emit_lock(xf *x, cr_body *b, cr_insn *at, int lk);
+void cr_xf__emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
+                        int lk);
 
 #endif
