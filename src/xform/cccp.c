@@ -191,7 +191,7 @@ static int delegate(xf *x, cr_member *tw, const cr_member *orig,
   cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
   cr_xf__emit(x, b, NULL, CR_OP_POP, 0);
   cr_xf__emit(x, b, NULL, cr_xf__ret_op(desc), 0);
-  if (strcmp(name, "<init>") != 0) {     /* see 'wrap_site' */
+  if (strcmp(name, "<init>") != 0) { /* see 'cr_xf__wrap_site' */
     cr_insn *h = cr_xf__emit_label(x, b, NULL);
     cr_xf__emit(x, b, NULL, CR_OP_ALOAD, prev);
     cr_xf__emit(x, b, NULL, CR_OP_INVOKESTATIC, x->r_set);
@@ -236,13 +236,13 @@ static int slot_read(xf *x, const char *name, const char *desc, int stat) {
 ** CC.upcall() instead: the node of the method the JVM interrupted, which
 ** the slot does not hold (ESI calls do not publish their nodes).
 ** In app mode ('x->readers') the wrapper puts back the slot's value as
-** it leaves (see 'wrap_site'):
+** it leaves (see 'cr_xf__wrap_site'):
 **   CC.get(); astore s
 **   start: [aload_0] <args>; aload s; <call the twin>
 **   end: aload s; CC.restore; <return>
 **   handler: aload s; CC.restore; athrow         [start, end) any
 ** but a constructor's, which restores on its return only (the handler's
-** frame would have to keep 'uninitializedThis', see 'wrap_site').
+** frame would have to keep 'uninitializedThis', see 'cr_xf__wrap_site').
 */
 
 static int n2b(xf *x, cr_member *m, const char *name, const char *desc,
@@ -292,9 +292,6 @@ static int site_kind(const cr_insn *i, int *kind) {
 /* What a call site does (DESIGN.md 1 table). */
 enum { SITE_ESI, SITE_TL, SITE_NODE };
 
-/* Marks in 'cr_insn.aux' for 'compact_resets'. */
-enum { AUX_READS = 1, AUX_DIRTIES = 2 };
-
 /*
 ** Wrap call 'i' in the thread-local protocol:
 **   [aload cc | aload cc; MID; CC.enter]; CC.set; astore prev
@@ -343,7 +340,7 @@ static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
 }
 
-static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const xf_mid *node, int nohandler, const char *spill) {
   if (x->compact) {
     wrap_compact(x, b, i, ccl, prev, node, spill);
@@ -395,7 +392,7 @@ static void wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 ** An exception from the call finds 'cc' put back by the method's handler
 ** that catches it, or the slot's value at entry by the catch-all one.
 ** In app mode an ESI call may leave another node in the slot (its
-** callee's library calls only publish theirs, see 'wrap_site'), and so
+** callee's library calls only publish theirs, see 'cr_xf__wrap_site'), and so
 ** does a library call, which only publishes its node and has no
 ** "aload cc; CC.set; pop" after it: the code that needs 'cc' there puts
 ** it back first ('compact_resets').
@@ -422,7 +419,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
   cr_xf__emit(x, b, i, CR_OP_POP, 0);
   if (spill) cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
   if (x->readers)
-    i->aux |= AUX_DIRTIES;      /* published only, as by 'wrap_site' */
+    i->aux |= AUX_DIRTIES; /* published only, as by 'cr_xf__wrap_site' */
   else
     cr_xf__emit_restore(x, b, i->next, ccl);
 }
@@ -468,165 +465,6 @@ static int polysig(const cr_hier *h, const char *owner, const char *name) {
       return (cr_hmethod_flags(m) & CR_HM_POLYSIG) != 0;
   }
   return 0;
-}
-
-/* ---------------------------------------------- class initialisation */
-
-/*
-** This class's superclass as its own class file names it. Facts about
-** the class itself come from its file, not from the hierarchy by name:
-** another input may define a class of the same name (jansi and jansi1,
-** jline-1.0 and jline2 both have one), and the hierarchy keeps one.
-*/
-static const char *own_super(const xf *x) {
-  return x->c->super_class ? cr_cp_class_name(x->c->cp, x->c->super_class)
-                           : NULL;
-}
-
-/* 1 if 'name' is this class or one of its superclasses: initialised
-** (or being initialised) whenever this class's code runs. */
-static int self_or_super(xf *x, const char *name) {
-  const cr_hier *h = x->o->h;
-  if (strcmp(x->name, name) == 0) return 1;
-  const char *n = own_super(x);
-  for (int depth = 0; n && depth < 1000; depth++) {
-    if (strcmp(n, name) == 0) return 1;
-    const cr_hclass *c = cr_hier_class(h, n);
-    n = c ? cr_hclass_super(c) : NULL;
-  }
-  return 0;
-}
-
-/* 1 if initialising 'c' can run an instrumented '<clinit>'. */
-static int inits_code(const cr_hclass *c) {
-  return cr_hclass_instrumented(c) && cr_hclass_has_clinit(c);
-}
-
-/*
-** The guard of reference 'ref' into class 't' (see 'struct xf_initg'), -1
-** when it needs none ('init_needed'). 0 on error ('err' set).
-** 'init_needed': 1 if some class of t's superclass chain outside this
-** class's own chain is instrumented and has a '<clinit>', which reads the
-** thread-local slot; with 'ifaces' (fields, which an interface may
-** declare, and 'new', which initialises superinterfaces with default
-** methods) any superinterface of 't' with one counts too.
-*/
-static int init_needed(xf *x, const char *t, int ifaces) {
-  const cr_hier *h = x->o->h;
-  const cr_hclass *top = cr_hier_class(h, t);
-  int need = 0;
-  for (uint32_t k = 0; top && ifaces && !need &&
-                       k < cr_hclass_all_iface_count(top); k++)
-    need = inits_code(cr_hclass_all_iface_at(top, k));
-  const cr_hclass *c = top;
-  for (int depth = 0; c && !need && depth < 1000; depth++) {
-    if (self_or_super(x, cr_hclass_name(c))) break;
-    need = inits_code(c);
-    const char *sup = cr_hclass_super(c);
-    c = sup ? cr_hier_class(h, sup) : NULL;
-  }
-  return need;
-}
-
-static int init_guard(xf *x, int ref, const char *t, int ifaces) {
-  for (uint32_t k = 0; k < x->ninits; k++)
-    if (x->inits[k].ref == ref) return x->inits[k].guard;
-  int need = init_needed(x, t, ifaces);
-  if (cr_xf__grow(x, (void **)&x->inits, &x->cinits, x->ninits + 1,
-                  sizeof *x->inits))
-    return 0;
-  struct xf_initg *g = &x->inits[x->ninits];
-  g->ref = ref;
-  g->guard = need ? 0 : -1;
-  if (need && !x->iface) {
-    /* a private static synthetic boolean, false until the first time */
-    char fname[32];
-    snprintf(fname, sizeof fname, "cccp$init$%u", x->ninits);
-    if (cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-                    sizeof *x->newf))
-      return 0;
-    cr_member *f = &x->newf[x->nnewf++];
-    memset(f, 0, sizeof *f);
-    cr_cpool *cp = x->c->cp;
-    f->flags = ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC;
-    f->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, fname, x->d));
-    f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "Z", x->d));
-    g->guard = cr_xf__cpi(x, cr_cp_add_fieldref(cp, x->name, fname, "Z", x->d));
-  }
-  x->ninits++;
-  return x->err ? 0 : g->guard;
-}
-
-/*
-** Instruction 'i' (new, getstatic, putstatic, or an invokestatic that
-** passes the node) may initialise another instrumented class, whose
-** '<clinit>' finds its caller's node in the thread-local slot (JVMS 5.5:
-** the JVM runs it before 'i', on this thread). The first time, the slot
-** is set around it:
-**     getstatic G; ifne plain
-**     aload cc; CC.set; astore prev
-**   start: [new T; pop | a copy of 'i']
-**   end: aload prev; CC.set; pop; iconst_1; putstatic G; goto plain|join
-**   handler: aload prev; CC.set; pop; athrow
-**   plain: i
-**   join:
-** A 'new' is not copied (two allocation sites would give two different
-** uninitialised types where the paths join): it is triggered by an
-** allocation that is dropped. In an interface (no private fields) the
-** slot is set around 'i' every time. In app mode ('x->publish', see
-** 'wrap_site') the slot is set, not restored: no 'prev', no handler.
-*/
-static void init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
-  if (x->compact && !x->readers) return; /* the slot holds the node */
-  cr_cpool *cp = x->c->cp;
-  const char *t;
-  if (i->op == CR_OP_NEW) {
-    t = cr_cp_class_name(cp, (uint32_t)i->a);
-  } else {
-    const cr_cpentry *ref = cr_cp_get(cp, (uint32_t)i->a);
-    t = ref ? cr_cp_class_name(cp, ref->a) : NULL;
-  }
-  if (!t || t[0] == '[') return;
-  if (x->compact) {             /* see 'compact_resets' */
-    if (init_needed(x, t, i->op != CR_OP_INVOKESTATIC)) i->aux |= AUX_READS;
-    return;
-  }
-  int g = init_guard(x, i->a, t, i->op != CR_OP_INVOKESTATIC);
-  if (g < 0 || x->err) return;
-  if (g == 0) {
-    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
-    return;
-  }
-  cr_insn *plain = cr_label_new(b), *join = cr_label_new(b);
-  if (!plain || !join) {
-    cr_xf__oom(x);
-    return;
-  }
-  cr_xf__emit(x, b, i, CR_OP_GETSTATIC, g);
-  cr_insn *br = cr_xf__emit(x, b, i, CR_OP_IFNE, 0);
-  if (br) br->target = plain;
-  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
-  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
-  cr_xf__emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE,
-              x->publish ? 0 : prev);
-  cr_insn *start = cr_xf__emit_label(x, b, i);
-  int copy = i->op != CR_OP_NEW;
-  if (copy) {
-    cr_insn *c = cr_xf__emit(x, b, i, i->op, i->a);
-    if (c) c->b = i->b;
-  } else {
-    cr_xf__emit(x, b, i, CR_OP_NEW, i->a);
-    cr_xf__emit(x, b, i, CR_OP_POP, 0);
-  }
-  cr_insn *end = cr_xf__emit_label(x, b, i);
-  if (!x->publish) cr_xf__emit_restore(x, b, i, prev);
-  cr_xf__emit(x, b, i, CR_OP_ICONST_1, 0);
-  cr_xf__emit(x, b, i, CR_OP_PUTSTATIC, g);
-  cr_insn *go = cr_xf__emit(x, b, i, CR_OP_GOTO, 0);
-  if (go) go->target = copy ? join : plain;
-  if (!x->publish) cr_xf__emit_rethrow(x, b, i, prev, start, end, 0);
-  cr_body_insert_before(b, i, plain);
-  if (copy) cr_body_insert_after(b, i, join);
 }
 
 /* The memo of the call sites of reference 'k', or NULL (out of memory:
@@ -696,7 +534,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   cr_cpool *cp = x->c->cp;
   int kind;
   if (!site_kind(i, &kind)) {           /* invokedynamic */
-    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    cr_xf__wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
     return;
   }
@@ -732,20 +570,20 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     i->a = cr_xf__cpi(x, cr_cp_add_methodref(cp, je->to.owner, je->to.name,
                                              je->to.desc, x->d));
     i->b = 0;
-    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    cr_xf__wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
     return;
   }
   if (strncmp(owner, "cccp/rt/", 8) == 0) return;
   if (polysig(x->o->h, owner, name)) {
-    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    cr_xf__wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
     return;
   }
   int init_this = 0;
   if (i->op == CR_OP_INVOKESPECIAL && strcmp(name, "<init>") == 0 &&
       x->in_init) {
-    const char *sup = own_super(x);
+    const char *sup = cr_xf__own_super(x);
     init_this = strcmp(owner, x->name) == 0 ||
                 (sup && strcmp(owner, sup) == 0);
   }
@@ -767,7 +605,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (esi && kind == CR_SITE_SPECIAL && t &&
       cr_xf__overridable(x, cr_hclass_access(cr_hmethod_class(t)),
                          cr_hmethod_access(t), name)) {
-    wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
+    cr_xf__wrap_site(x, b, i, ccl, prev, NULL, 0, NULL);
     x->o->nsites_tl++;
     return;
   }
@@ -811,7 +649,7 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     ** an instrumented one. */
     xf_mid *m = dyn ? site_mid(x, sm, cls, name, desc, CR_XF_MID_APP) : NULL;
     if (dyn && !m) return;
-    wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
+    cr_xf__wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
     x->o->nsites_tl++;
     return;
   }
@@ -821,14 +659,8 @@ static void rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   if (!m) return;
   dyn = dyn && !app;
   if (!dyn && !app && leaf_site(x, t, owner, kind)) wrap_leaf(x, b, i, ccl, m);
-  else wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
+  else cr_xf__wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
   x->o->nsites_node++;
-}
-
-/* new, getstatic, putstatic, invokestatic: may initialise a class. */
-static int may_init(const cr_insn *i) {
-  return i->op == CR_OP_NEW || i->op == CR_OP_GETSTATIC ||
-         i->op == CR_OP_PUTSTATIC || i->op == CR_OP_INVOKESTATIC;
 }
 
 /* 1 if call 'i' passes the node (its descriptor takes a CC). */
@@ -866,7 +698,7 @@ static int stores_to(const cr_body *b, uint32_t n) {
 */
 static cr_insn *this_init(xf *x, cr_body *b) {
   cr_cpool *cp = x->c->cp;
-  const char *sup = own_super(x);
+  const char *sup = cr_xf__own_super(x);
   cr_insn *it = NULL;
   uint8_t *pre = cr_arena_calloc(x->a, b->ninsn + 1, 1);
   if (!pre) {
@@ -941,7 +773,7 @@ static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
       uint16_t fl = cr_op_info(i->op)->flags;
       if ((fl & (CR_OPF_INVOKE | CR_OPF_COND | CR_OPF_GOTO | CR_OPF_JSR |
                  CR_OPF_SWITCH | CR_OPF_RETURN | CR_OPF_RET |
-                 CR_OPF_NOFALL)) || may_init(i))
+                 CR_OPF_NOFALL)) || cr_xf__may_init(i))
         return 1;
     }
   }
@@ -952,7 +784,7 @@ static int self_handlers(xf *x, cr_body *b, uint8_t **self) {
 /*
 ** App mode: the slot holds 'cc' in a compact body ['cstart', 'tail') only
 ** until an ESI call runs, whose callee's library calls publish their
-** nodes and leave them there ('wrap_site'). So the instructions that
+** nodes and leave them there ('cr_xf__wrap_site'). So the instructions that
 ** need 'cc' in the slot, those marked AUX_READS (a class's
 ** initialisation, a call whose callee reads the slot), put it back first
 ** ("aload cc; CC.restore") where an ESI call (AUX_DIRTIES) may have run
@@ -1040,7 +872,7 @@ static void compact_resets(xf *x, cr_body *b, cr_insn *cstart,
 ** in 'self' ('self_handlers'), and 'prev' again before each return.
 ** With 'saved', 'prev' already holds the value to put back (an app-mode
 ** constructor's, from its entry: the calls before 'cstart' may have
-** left another in the slot, see 'wrap_site').
+** left another in the slot, see 'cr_xf__wrap_site').
 */
 static void compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
                          int ccl, int prev, int saved, uint32_t norig,
@@ -1102,11 +934,11 @@ static int keep_read(xf *x, cr_body *b, cr_insn *rd, cr_diag *md) {
 
 /*
 ** App mode ('x->readers'): OSI body 'b' puts back the slot's value that
-** its entry read as it leaves (see 'wrap_site'). The entry's read 'rd'
+** its entry read as it leaves (see 'cr_xf__wrap_site'). The entry's read 'rd'
 ** keeps a copy in a new local, put back before each return and by a
 ** catch-all handler at the end, last in the table (the outermost), over
 ** the body after label 'from': the entry's end, or in a constructor the
-** call that initialises 'this' (NULL: no handler, see 'wrap_site').
+** call that initialises 'this' (NULL: no handler, see 'cr_xf__wrap_site').
 */
 static int reader_exits(xf *x, cr_body *b, cr_insn *rd, cr_insn *from,
                         cr_diag *md) {
@@ -1159,7 +991,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
       ninv++;
-    if (may_init(i)) nini++;
+    if (cr_xf__may_init(i)) nini++;
   }
   cr_insn **inv = cr_arena_alloc(x->a, (ninv + nini + 1) * sizeof *inv);
   if (!inv) return cr_xf__oom(x);
@@ -1168,7 +1000,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   for (cr_insn *i = b->first; i; i = i->next) {
     if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_INVOKE))
       inv[ninv++] = i;
-    if (may_init(i)) ini[nini++] = i;
+    if (cr_xf__may_init(i)) ini[nini++] = i;
   }
   int stat = (m->flags & ACC_STATIC) != 0;
   int p = cr_xf__arg_slots(desc) + !stat;
@@ -1246,7 +1078,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   for (uint32_t k = 0; k < nini && !x->err; k++) {
     if (ithis && ini[k]->orig > ithis->orig) x->compact = 1;
     if (ini[k]->op != CR_OP_INVOKESTATIC || passes_node(x, ini[k]))
-      init_site(x, b, ini[k], ccl, prev);
+      cr_xf__init_site(x, b, ini[k], ccl, prev);
   }
   x->compact = x->publish = 0;
   if (cm && x->readers) compact_resets(x, b, cstart, tail, ccl);
@@ -1882,7 +1714,7 @@ static void jdk_hooks(xf *x) {
 static int pin_suid(xf *x) {
   cr_class *c = x->c;
   if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
-  const char *sup = own_super(x);
+  const char *sup = cr_xf__own_super(x);
   if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
   /* serializable: by its own interfaces, theirs, or its superclass's */
   int ser = 0;

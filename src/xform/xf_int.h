@@ -63,6 +63,9 @@ struct xf_initg {
 ** (runtime-java/agent). */
 #define FORWARD_LINE 65535
 
+/* Marks in 'cr_insn.aux' for 'compact_resets'. */
+enum { AUX_READS = 1, AUX_DIRTIES = 2 };
+
 /* How a body is instrumented. */
 enum { ESI, OSI };
 
@@ -212,6 +215,8 @@ cr_attr *cr_xf__stub_code_attr(xf *x);
 cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
                              const char *desc, const cr_attr *code,
                              const cr_member *like);
+void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                      const xf_mid *node, int nohandler, const char *spill);
 
 /* dispatch.c */
 int cr_xf__overridable(xf *x, uint16_t cls_acc, uint16_t acc,
@@ -222,5 +227,10 @@ void cr_xf__emit_lock_copy(xf *x, cr_body *b, cr_insn *at, int lk);
 cr_insn *cr_xf__emit_lock(xf *x, cr_body *b, cr_insn *at, int lk);
 void cr_xf__emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
                         int lk);
+
+/* clinit.c */
+const char *cr_xf__own_super(const xf *x);
+void cr_xf__init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
+int cr_xf__may_init(const cr_insn *i);
 
 #endif
