@@ -217,6 +217,8 @@ cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
                              const cr_member *like);
 void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const xf_mid *node, int nohandler, const char *spill);
+void cr_xf__warn(xf *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* dispatch.c */
 int cr_xf__overridable(xf *x, uint16_t cls_acc, uint16_t acc,
@@ -232,5 +234,12 @@ void cr_xf__emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
 const char *cr_xf__own_super(const xf *x);
 void cr_xf__init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
 int cr_xf__may_init(const cr_insn *i);
+
+/* jdk.c */
+int cr_xf__jdk_redirect(xf *x, cr_body *b, cr_insn *i, xf_memo *sm,
+                        const char *owner, const char *name, const char *desc,
+                        int ccl, int prev);
+int cr_xf__thread_entry(const xf *x, const char *name, const char *desc);
+void cr_xf__jdk_hooks(xf *x);
 
 #endif
