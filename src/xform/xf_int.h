@@ -215,8 +215,6 @@ cr_attr *cr_xf__stub_code_attr(xf *x);
 cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
                              const char *desc, const cr_attr *code,
                              const cr_member *like);
-void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                      const xf_mid *node, int nohandler, const char *spill);
 void cr_xf__warn(xf *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -241,5 +239,10 @@ int cr_xf__jdk_redirect(xf *x, cr_body *b, cr_insn *i, xf_memo *sm,
                         int ccl, int prev);
 int cr_xf__thread_entry(const xf *x, const char *name, const char *desc);
 void cr_xf__jdk_hooks(xf *x);
+
+/* site.c */
+void cr_xf__rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
+void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                      const xf_mid *node, int nohandler, const char *spill);
 
 #endif
