@@ -126,7 +126,7 @@ void cr_xf__init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
     t = ref ? cr_cp_class_name(cp, ref->a) : NULL;
   }
   if (!t || t[0] == '[') return;
-  if (x->compact) {             /* see 'compact_resets' */
+  if (x->compact) { /* see 'cr_xf__compact_resets' */
     if (init_needed(x, t, i->op != CR_OP_INVOKESTATIC)) i->aux |= AUX_READS;
     return;
   }

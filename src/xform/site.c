@@ -53,12 +53,12 @@ static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 ** callee's library calls only publish theirs, see 'cr_xf__wrap_site'), and so
 ** does a library call, which only publishes its node and has no
 ** "aload cc; CC.set; pop" after it: the code that needs 'cc' there puts
-** it back first ('compact_resets').
+** it back first ('cr_xf__compact_resets').
 */
 static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                          const xf_mid *node, const char *spill) {
   if (!node) {
-    if (x->readers) i->aux |= AUX_READS;      /* see 'compact_resets' */
+    if (x->readers) i->aux |= AUX_READS; /* see 'cr_xf__compact_resets' */
     return;
   }
   if (spill && x->readers) {

@@ -63,7 +63,7 @@ struct xf_initg {
 ** (runtime-java/agent). */
 #define FORWARD_LINE 65535
 
-/* Marks in 'cr_insn.aux' for 'compact_resets'. */
+/* Marks in 'cr_insn.aux' for 'cr_xf__compact_resets'. */
 enum { AUX_READS = 1, AUX_DIRTIES = 2 };
 
 /* How a body is instrumented. */
@@ -244,5 +244,13 @@ void cr_xf__jdk_hooks(xf *x);
 void cr_xf__rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
 void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
                       const xf_mid *node, int nohandler, const char *spill);
+
+/* compact.c */
+int cr_xf__self_handlers(xf *x, cr_body *b, uint8_t **self);
+void cr_xf__compact_resets(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
+                           int ccl);
+void cr_xf__compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
+                         int ccl, int prev, int saved, uint32_t norig,
+                         const uint8_t *self);
 
 #endif
