@@ -41,7 +41,7 @@ static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 }
 
 /*
-** Call 'i' in the compact part of a body ('instrument'), where the slot
+** Call 'i' in the compact part of a body ('cr_xf__instrument'), where the slot
 ** holds the method's node 'cc' all along: a call that finds its node in
 ** the slot needs nothing, and one that makes its callee's node sets it
 ** and puts 'cc' back after the call:

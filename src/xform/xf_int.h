@@ -145,7 +145,8 @@ typedef struct xf {
   uint32_t ninits, cinits;
   int in_init;              /* instrumenting a constructor */
   int compact;              /* the sites being rewritten are in the
-                               compact part of a body ('instrument') */
+                               compact part of a body
+                               ('cr_xf__instrument') */
   int publish;              /* ... and only publish their node ('readers',
                                not in a compact body) */
   int bumped;               /* version raised to 52 (an old interface) */
@@ -252,5 +253,10 @@ void cr_xf__compact_resets(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
 void cr_xf__compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
                          int ccl, int prev, int saved, uint32_t norig,
                          const uint8_t *self);
+
+/* body.c */
+int cr_xf__slot_read(xf *x, const char *name, const char *desc, int stat);
+int cr_xf__instrument(xf *x, cr_member *m, int how, const char *name,
+                      const char *desc, cr_diag *md);
 
 #endif
