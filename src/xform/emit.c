@@ -153,7 +153,7 @@ void cr_xf__emit_restore(xf *x, cr_body *b, cr_insn *at, int prev) {
 }
 
 /* "aload s; CC.restore" before 'at': an app-mode reader puts back the
-** slot's value it read ('n2b', 'reader_exits'). */
+** slot's value it read ('cr_xf__n2b', 'reader_exits'). */
 void cr_xf__emit_putback(xf *x, cr_body *b, cr_insn *at, int s) {
   if (!x->r_restore)
     x->r_restore =

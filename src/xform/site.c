@@ -92,7 +92,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 **   [aload cc | aload cc; MID; CC.enter]; CC.set; pop; <call>
 ** Whatever the library runs of the application reads the slot as it
 ** enters (an N2B wrapper, an OSI body) and puts that value back as it
-** leaves, normally or by an exception ('n2b', 'reader_exits'); code
+** leaves, normally or by an exception ('cr_xf__n2b', 'reader_exits'); code
 ** that runs after the call and needs the slot sets it first. One slot
 ** store per call instead of two, and no handler.
 ** With 'spill' (the call's descriptor) the node is the one CC.enterv

@@ -58,7 +58,7 @@ struct xf_initg {
 };
 
 /* The line of a twin's forwarding block ('cr_xf__emit_dispatch') and of a
-** delegating twin ('delegate'): no source line is 65535 in practice, and
+** delegating twin ('cr_xf__delegate'): no source line is 65535 in practice, and
 ** the agent drops a stack frame at this line in an instrumented method
 ** (runtime-java/agent). */
 #define FORWARD_LINE 65535
@@ -258,5 +258,17 @@ void cr_xf__compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
 int cr_xf__slot_read(xf *x, const char *name, const char *desc, int stat);
 int cr_xf__instrument(xf *x, cr_member *m, int how, const char *name,
                       const char *desc, cr_diag *md);
+
+/* twin.c */
+uint16_t cr_xf__twin_flags(xf *x, uint16_t acc);
+int cr_xf__caller_sensitive(xf *x, cr_member *tw);
+cr_attr *cr_xf__copy_code_attr(xf *x, uint32_t k);
+int cr_xf__delegate(xf *x, cr_member *tw, const cr_member *orig,
+                    const char *name, const char *desc, int virt, uint32_t size,
+                    int flags, cr_diag *md);
+int cr_xf__fallback(xf *x, cr_member *orig, uint16_t name_idx, const char *name,
+                    const char *desc, const char *tdesc, const cr_diag *why);
+int cr_xf__n2b(xf *x, cr_member *m, const char *name, const char *desc,
+               const char *tdesc, cr_diag *md);
 
 #endif
