@@ -271,4 +271,7 @@ int cr_xf__fallback(xf *x, cr_member *orig, uint16_t name_idx, const char *name,
 int cr_xf__n2b(xf *x, cr_member *m, const char *name, const char *desc,
                const char *tdesc, cr_diag *md);
 
+/* plan.c */
+int cr_xf__do_method(xf *x, uint32_t k);
+
 #endif
