@@ -132,62 +132,6 @@ static int finish(xf *x) {
   return x->err;
 }
 
-/* ---------------------------------------------------------- JDK mode */
-
-/*
-** The default serialVersionUID depends on the non-private methods and on
-** '<clinit>', which instrumentation adds: a serializable class (by the
-** hierarchy) that does not declare one gets its original default as
-** "private static final long serialVersionUID", so that its instances
-** keep (de)serializing with uninstrumented JVMs. Enums and records are
-** left alone (their ids are not checked); so are interfaces.
-*/
-static int pin_suid(xf *x) {
-  cr_class *c = x->c;
-  if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
-  const char *sup = cr_xf__own_super(x);
-  if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
-  /* serializable: by its own interfaces, theirs, or its superclass's */
-  int ser = 0;
-  for (uint32_t k = 0; k <= c->interfaces.n && !ser; k++) {
-    const char *in = k < c->interfaces.n
-                         ? cr_cp_class_name(c->cp, c->interfaces.v[k])
-                         : sup;
-    if (!in) continue;
-    ser = strcmp(in, "java/io/Serializable") == 0;
-    const cr_hclass *hc = cr_hier_class(x->o->h, in);
-    for (uint32_t j = 0; hc && j < cr_hclass_all_iface_count(hc) && !ser;
-         j++)
-      ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, j)),
-                   "java/io/Serializable") == 0;
-  }
-  if (!ser) return 0;
-  for (uint32_t k = 0; k < c->nfields; k++) {
-    const char *fn = cr_member_name(c, &c->fields[k]);
-    if (!fn) return cr_xf__oom(x);
-    if (strcmp(fn, "serialVersionUID") == 0) return 0;
-  }
-  int64_t suid;
-  if (cr_xf_default_suid(c, &suid, x->d)) return x->err = x->d->code;
-  cr_cpool *cp = c->cp;
-  cr_attr *cv = cr_arena_calloc(x->a, 1, sizeof *cv);
-  if (!cv || cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
-                         sizeof *x->newf))
-    return cr_xf__oom(x);
-  cv->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "ConstantValue", x->d));
-  cv->kind = CR_ATTR_CONSTANTVALUE;
-  cv->u.index = (uint16_t)cr_xf__cpi(x, cr_cp_add_long(cp, suid, x->d));
-  cr_member *f = &x->newf[x->nnewf++];
-  memset(f, 0, sizeof *f);
-  f->flags = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
-  f->name =
-      (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "serialVersionUID", x->d));
-  f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "J", x->d));
-  f->attrs.n = 1;
-  f->attrs.v = cv;
-  return x->err;
-}
-
 int cr_xf_instrumented_already(const cr_class *c) {
   for (uint32_t k = 0; k < c->nmethods; k++) {
     const char *d = cr_member_desc(c, &c->methods[k]);
@@ -220,7 +164,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   x.iface = (c->flags & ACC_INTERFACE) != 0;
   /* With an instrumented JDK, no dynamic constants: the JDK's linkage
   ** of one (MethodHandleNatives.linkDynamicConstant, thousands of calls)
-  ** would run instrumented, in the program's context, before CC.xf_mid */
+  ** would run instrumented, in the program's context, before CC.mid */
   x.condy = c->major >= 63 && !cr_hier_mid_count(o->h);
   x.readers = !cr_hier_mid_count(o->h);
   const cr_hclass *hc = cr_hier_class(o->h, x.name);
@@ -258,7 +202,7 @@ int cr_xf_cccp(cr_class *c, cr_xf_opts *o, cr_diag *d) {
   x.code_name = cr_xf__cpi(&x, cr_cp_add_utf8(cp, "Code", d));
   const cr_attr *bm = cr_attrs_find(&c->attrs, CR_ATTR_BOOTSTRAPMETHODS);
   x.bsm_base = bm ? bm->u.bsms->n : 0;
-  if (pin_suid(&x)) return x.err;
+  if (cr_xf__pin_suid(&x)) return x.err;
   uint32_t n = c->nmethods;
   for (uint32_t k = 0; k < n && !x.err; k++) cr_xf__do_method(&x, k);
   if (!x.err && x.jdk) cr_xf__jdk_hooks(&x);

@@ -133,7 +133,7 @@ typedef struct xf {
   uint32_t nmids, cmids;
   uint32_t *midtab;         /* 'mids' by hash: index + 1, 0 empty */
   uint32_t midmask;         /* table size - 1, 0 before the first */
-  xf_memo *memo;          /* by pool index, below 'nmemo' */
+  xf_memo *memo;            /* by pool index, below 'nmemo' */
   uint32_t nmemo;
   cr_member **newm;         /* methods to append, in order */
   uint32_t nnewm, cnewm;
@@ -141,7 +141,7 @@ typedef struct xf {
   uint32_t nnewf, cnewf;
   cr_bsm *bsms;             /* bootstrap methods to append */
   uint32_t nbsms, cbsms, bsm_base;
-  struct xf_initg *inits;      /* classes this one may initialise */
+  struct xf_initg *inits;   /* classes this one may initialise */
   uint32_t ninits, cinits;
   int in_init;              /* instrumenting a constructor */
   int compact;              /* the sites being rewritten are in the
@@ -151,7 +151,7 @@ typedef struct xf {
                                not in a compact body) */
   int bumped;               /* version raised to 52 (an old interface) */
   int err;                  /* first fatal error (pool full, OOM) */
-  xf_share sh;                 /* the method's twin, for its own body */
+  xf_share sh;              /* the method's twin, for its own body */
 } xf;
 
 /* One basic block: its first instruction and what it adds when it runs. */
@@ -273,5 +273,8 @@ int cr_xf__n2b(xf *x, cr_member *m, const char *name, const char *desc,
 
 /* plan.c */
 int cr_xf__do_method(xf *x, uint32_t k);
+
+/* suid.c */
+int cr_xf__pin_suid(xf *x);
 
 #endif
