@@ -5,7 +5,7 @@
 ** lock and block counters put in, in app mode the slot's value put back
 ** as it leaves; the OSI body made from its twin's when they differ only
 ** by their entries; and the compact form when the ordinary one would be
-** too large for HotSpot to compile.
+** too large for HotSpot to compile. JVMS 4.7.3 (Code).
 */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,14 @@
 /*
-** cccp.c -- the CCCP instrumentation of one class: method variants, entry
-** code and call sites (DESIGN.md 1, CCCP paper 4.2-4.4, Figures 3-4).
-** JVMS 4.7.3 (Code), 4.7.23 (BootstrapMethods), 4.4.10 (Dynamic).
+** cccp.c -- the CCCP instrumentation of one class (DESIGN.md 1, CCCP
+** paper 4.2-4.4, Figures 3-4): the class in flight ('xf'), the classes
+** left as they are, each method done in turn, and the members it queues
+** appended at the end. The rest of the module: what becomes of each
+** method (plan.c), twins and wrappers that are not instrumented copies
+** (twin.c), instrumented bodies (body.c), their call sites (site.c) and
+** class initialisations (clinit.c), the owner check (dispatch.c), the
+** compact form (compact.c), block counters (blocks.c), method ids
+** (mid.c), JDK mode (jdk.c), the serialVersionUID (suid.c), and the
+** pieces code is built from (emit.c).
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,8 +16,6 @@
 
 #include "cccp/xform.h"
 #include "xf_int.h"
-
-/* ------------------------------------------------------------ helpers */
 
 /* The frame computation's view: the caller's hierarchy plus the runtime's
 ** node class, which the hierarchy of an application does not hold. */
@@ -25,8 +30,6 @@ static int ti_lookup(void *ctx, const char *name, const char **super,
   if (!x->inner) return CR_ENOTFOUND;
   return x->inner->lookup(x->inner->ctx, name, super, is_interface);
 }
-
-/* ------------------------------------------------------------- members */
 
 /* A new Code attribute holding just 'return' (replaced before commit). */
 cr_attr *cr_xf__stub_code_attr(xf *x) {
@@ -70,8 +73,7 @@ cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
   return x->err ? NULL : m;
 }
 
-/* -------------------------------------------------------------- methods */
-
+/* 'o->warn' (when set) hears one line about this class. */
 void cr_xf__warn(xf *x, const char *fmt, ...) {
   if (!x->o->warn) return;
   char msg[1024];

@@ -4,8 +4,6 @@
 ** class without twins overrides it, and the monitor of a synchronized
 ** twin with that check, which it enters by itself after the check.
 */
-#include <string.h>
-
 #include "xf_int.h"
 
 /*

@@ -4,7 +4,8 @@
 ** loaded by 'ldc' of a CONSTANT_Dynamic from class version 63 on, else
 ** from a static final synthetic field that '<clinit>' sets by
 ** registering the method with the runtime; in a class of the
-** instrumented JDK, a constant fixed at rewrite time.
+** instrumented JDK, a constant fixed at rewrite time. JVMS 4.4.10
+** (Dynamic), 4.7.23 (BootstrapMethods).
 */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,9 @@
 /*
 ** xf_int.h -- internals shared by the files of the CCCP instrumentation:
-** the runtime's names, the state of a class in flight, and basic blocks
-** of a body for the block counters (JOP cycles, bytecodes, allocations).
+** the runtime's names, the state of a class in flight, basic blocks of a
+** body for the block counters (JOP cycles, bytecodes, allocations), and
+** the 'cr_xf__' functions that the files share, by file (cccp.c lists
+** the files); each is described where it is defined.
 */
 #ifndef CCCP_XF_INT_H
 #define CCCP_XF_INT_H
@@ -154,6 +156,64 @@ typedef struct xf {
   xf_share sh;              /* the method's twin, for its own body */
 } xf;
 
+/* cccp.c: the class in flight: its queue of new methods, its warnings */
+cr_attr *cr_xf__stub_code_attr(xf *x);
+cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
+                             const char *desc, const cr_attr *code,
+                             const cr_member *like);
+void cr_xf__warn(xf *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* plan.c: what becomes of each method */
+int cr_xf__do_method(xf *x, uint32_t k);
+
+/* twin.c: twins and wrappers that are not instrumented copies */
+uint16_t cr_xf__twin_flags(xf *x, uint16_t acc);
+int cr_xf__caller_sensitive(xf *x, cr_member *tw);
+cr_attr *cr_xf__copy_code_attr(xf *x, uint32_t k);
+int cr_xf__delegate(xf *x, cr_member *tw, const cr_member *orig,
+                    const char *name, const char *desc, int virt, uint32_t size,
+                    int flags, cr_diag *md);
+int cr_xf__fallback(xf *x, cr_member *orig, uint16_t name_idx, const char *name,
+                    const char *desc, const char *tdesc, const cr_diag *why);
+int cr_xf__n2b(xf *x, cr_member *m, const char *name, const char *desc,
+               const char *tdesc, cr_diag *md);
+
+/* body.c: instrumented bodies */
+int cr_xf__slot_read(xf *x, const char *name, const char *desc, int stat);
+int cr_xf__instrument(xf *x, cr_member *m, int how, const char *name,
+                      const char *desc, cr_diag *md);
+
+/* site.c: call sites */
+void cr_xf__rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
+void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
+                      const xf_mid *node, int nohandler, const char *spill);
+
+/* clinit.c: instructions that may initialise an instrumented class */
+const char *cr_xf__own_super(const xf *x);
+void cr_xf__init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
+int cr_xf__may_init(const cr_insn *i);
+
+/* dispatch.c: the owner check, a synchronized twin's monitor */
+int cr_xf__overridable(xf *x, uint16_t cls_acc, uint16_t acc,
+                       const char *name);
+void cr_xf__emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
+                          const char *desc, const xf_mid *me, int p, int prev);
+void cr_xf__emit_lock_copy(xf *x, cr_body *b, cr_insn *at, int lk);
+cr_insn *cr_xf__emit_lock(xf *x, cr_body *b, cr_insn *at, int lk);
+void cr_xf__emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
+                        int lk);
+
+/* compact.c: the compact form */
+int cr_xf__self_handlers(xf *x, cr_body *b, uint8_t **self);
+void cr_xf__compact_resets(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
+                           int ccl);
+void cr_xf__compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
+                         int ccl, int prev, int saved, uint32_t norig,
+                         const uint8_t *self);
+
+/* blocks.c: the block counters */
+
 /* One basic block: its first instruction and what it adds when it runs. */
 typedef struct xf_block {
   cr_insn *lead;            /* first instruction (not a label) */
@@ -183,7 +243,24 @@ int cr_xf__counting(const xf *x);
 void cr_xf__counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
                      int ccl);
 
-/* emit.c */
+/* mid.c: method ids */
+xf_mid *cr_xf__get_mid(xf *x, const char *cls, const char *name,
+                       const char *desc, uint32_t size, int flags);
+void cr_xf__emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m);
+void cr_xf__emit_own_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m);
+int cr_xf__init_mids(xf *x);
+
+/* jdk.c: JDK mode */
+int cr_xf__jdk_redirect(xf *x, cr_body *b, cr_insn *i, xf_memo *sm,
+                        const char *owner, const char *name, const char *desc,
+                        int ccl, int prev);
+int cr_xf__thread_entry(const xf *x, const char *name, const char *desc);
+void cr_xf__jdk_hooks(xf *x);
+
+/* suid.c: the serialVersionUID pinned */
+int cr_xf__pin_suid(xf *x);
+
+/* emit.c: the pieces code is built from */
 int cr_xf__oom(xf *x);
 int cr_xf__cpi(xf *x, int r);
 int cr_xf__grow(xf *x, void **v, uint32_t *cap, uint32_t need, size_t sz);
@@ -203,78 +280,5 @@ void cr_xf__emit_putback(xf *x, cr_body *b, cr_insn *at, int s);
 void cr_xf__emit_exit(xf *x, cr_body *b, cr_insn *at, int s);
 void cr_xf__emit_rethrow(xf *x, cr_body *b, cr_insn *at, int prev,
                          cr_insn *start, cr_insn *end, int back);
-
-/* mid.c */
-xf_mid *cr_xf__get_mid(xf *x, const char *cls, const char *name,
-                       const char *desc, uint32_t size, int flags);
-void cr_xf__emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m);
-void cr_xf__emit_own_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m);
-int cr_xf__init_mids(xf *x);
-
-/* cccp.c */
-cr_attr *cr_xf__stub_code_attr(xf *x);
-cr_member *cr_xf__new_method(xf *x, uint16_t flags, uint16_t name,
-                             const char *desc, const cr_attr *code,
-                             const cr_member *like);
-void cr_xf__warn(xf *x, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* dispatch.c */
-int cr_xf__overridable(xf *x, uint16_t cls_acc, uint16_t acc,
-                       const char *name);
-void cr_xf__emit_dispatch(xf *x, cr_body *b, cr_insn *at, const char *name,
-                          const char *desc, const xf_mid *me, int p, int prev);
-void cr_xf__emit_lock_copy(xf *x, cr_body *b, cr_insn *at, int lk);
-cr_insn *cr_xf__emit_lock(xf *x, cr_body *b, cr_insn *at, int lk);
-void cr_xf__emit_unlock(xf *x, cr_body *b, cr_insn *locked, cr_insn *tail,
-                        int lk);
-
-/* clinit.c */
-const char *cr_xf__own_super(const xf *x);
-void cr_xf__init_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
-int cr_xf__may_init(const cr_insn *i);
-
-/* jdk.c */
-int cr_xf__jdk_redirect(xf *x, cr_body *b, cr_insn *i, xf_memo *sm,
-                        const char *owner, const char *name, const char *desc,
-                        int ccl, int prev);
-int cr_xf__thread_entry(const xf *x, const char *name, const char *desc);
-void cr_xf__jdk_hooks(xf *x);
-
-/* site.c */
-void cr_xf__rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev);
-void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
-                      const xf_mid *node, int nohandler, const char *spill);
-
-/* compact.c */
-int cr_xf__self_handlers(xf *x, cr_body *b, uint8_t **self);
-void cr_xf__compact_resets(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
-                           int ccl);
-void cr_xf__compact_code(xf *x, cr_body *b, cr_insn *cstart, cr_insn *tail,
-                         int ccl, int prev, int saved, uint32_t norig,
-                         const uint8_t *self);
-
-/* body.c */
-int cr_xf__slot_read(xf *x, const char *name, const char *desc, int stat);
-int cr_xf__instrument(xf *x, cr_member *m, int how, const char *name,
-                      const char *desc, cr_diag *md);
-
-/* twin.c */
-uint16_t cr_xf__twin_flags(xf *x, uint16_t acc);
-int cr_xf__caller_sensitive(xf *x, cr_member *tw);
-cr_attr *cr_xf__copy_code_attr(xf *x, uint32_t k);
-int cr_xf__delegate(xf *x, cr_member *tw, const cr_member *orig,
-                    const char *name, const char *desc, int virt, uint32_t size,
-                    int flags, cr_diag *md);
-int cr_xf__fallback(xf *x, cr_member *orig, uint16_t name_idx, const char *name,
-                    const char *desc, const char *tdesc, const cr_diag *why);
-int cr_xf__n2b(xf *x, cr_member *m, const char *name, const char *desc,
-               const char *tdesc, cr_diag *md);
-
-/* plan.c */
-int cr_xf__do_method(xf *x, uint32_t k);
-
-/* suid.c */
-int cr_xf__pin_suid(xf *x);
 
 #endif
