@@ -143,8 +143,8 @@ static const seed builtin[] = {
 ** and stack frames to programs go to the runtime's filters (what the
 ** agent patches into an uninstrumented JDK), and the runtime needs the
 ** thread slot, the moment the VM has booted and the end of each thread
-** from the JDK itself. 'cccp.c' applies the fields of a class before its
-** inserted calls, each kind in this order.
+** from the JDK itself. The rewriter (src/xform/jdk.c) applies the fields
+** of a class before its inserted calls, each kind in this order.
 */
 #define RULE(k, c, n, d, i, w)                                            \
   {.kind = (k), .cls = (c), .name = (n), .desc = (d), .native = ANY,     \

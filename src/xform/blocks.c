@@ -1,6 +1,8 @@
 /*
-** blocks.c -- basic blocks of a decoded body and what each adds to the
-** block counters (cross-profiling paper, section 3; DESIGN.md 6).
+** blocks.c -- the block counters (cross-profiling paper, section 3;
+** DESIGN.md 6): the basic blocks of a decoded body, what each adds to the
+** counters, and the calls that add it to the method's node, with the JOP
+** method cache's events.
 */
 #include <stdlib.h>
 
@@ -92,4 +94,61 @@ int cr_xf_blocks(const cr_body *b, const cr_jop_model *m, int split,
   }
   *out = bl;
   return 0;
+}
+
+/* "aload ccl; push n; invokestatic 'ref'" before 'at'. */
+static void emit_count(xf *x, cr_body *b, cr_insn *at, int ccl, uint32_t n,
+                       int *ref, const char *name) {
+  if (!*ref)
+    *ref = cr_xf__cpi(
+        x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_COUNT, x->d));
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, ccl);
+  cr_xf__emit_int(x, b, at, (int32_t)n);
+  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
+}
+
+/* 1 if some block counter is asked for. */
+int cr_xf__counting(const xf *x) {
+  return x->o->jop || x->o->count_bytecodes || x->o->count_allocs;
+}
+
+/* "aload ccl; invokestatic 'ref'" before 'at' (an event of the node). */
+static void emit_event(xf *x, cr_body *b, cr_insn *at, int ccl, int *ref,
+                       const char *name) {
+  if (!*ref)
+    *ref = cr_xf__cpi(
+        x, cr_cp_add_methodref(x->c->cp, CC_CLASS, name, D_EVENT, x->d));
+  cr_xf__emit(x, b, at, CR_OP_ALOAD, ccl);
+  cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, *ref);
+}
+
+/*
+** The block counters of body 'b' ('bl', 'nbl' blocks, computed before
+** any change), each before its block's first instruction, adding to the
+** node in local 'ccl'. A block that adds nothing to a metric makes no
+** call for it. With JOP, each return instruction is preceded by
+** CC.returned (normal returns, and the method-cache lookup of the
+** caller) and each exception handler starts with CC.caught (the lookup
+** of the method resuming there): the cache simulation, a run-time
+** option, needs them in their true order among the invokes.
+*/
+void cr_xf__counters(xf *x, cr_body *b, const xf_block *bl, uint32_t nbl,
+                     int ccl) {
+  const cr_xf_opts *o = x->o;
+  for (uint32_t k = 0; k < nbl && !x->err; k++) {
+    const xf_block *v = &bl[k];
+    if (o->jop && v->handler)
+      emit_event(x, b, v->lead, ccl, &x->r_caught, "caught");
+    if (o->jop && v->cycles)
+      emit_count(x, b, v->lead, ccl, v->cycles, &x->r_cycles, "cycles");
+    if (o->count_bytecodes)
+      emit_count(x, b, v->lead, ccl, v->bytecodes, &x->r_bytecodes,
+                 "bytecodes");
+    if (o->count_allocs && v->allocs)
+      emit_count(x, b, v->lead, ccl, v->allocs, &x->r_allocs, "allocations");
+  }
+  if (!o->jop) return;
+  for (cr_insn *i = b->first; i && !x->err; i = i->next)
+    if (i->op != CR_OP_LABEL && (cr_op_info(i->op)->flags & CR_OPF_RETURN))
+      emit_event(x, b, i, ccl, &x->r_returned, "returned");
 }

@@ -1,14 +1,14 @@
 /*
 ** suid.c -- the default serialVersionUID of a class, computed from its
 ** class file exactly as java.io.ObjectStreamClass.computeDefaultSUID does
-** from the loaded class (Java Object Serialization Specification 4.6), so
-** that the rewriter can pin it before adding members that would change
-** it.
+** from the loaded class (Java Object Serialization Specification 4.6), and
+** the field that pins it in a serializable class before the rewriter adds
+** members that would change it.
 */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cccp/xform.h"
+#include "xf_int.h"
 
 enum {
   PUBLIC = 0x1, PRIVATE = 0x2, PROTECTED = 0x4, STATIC = 0x8, FINAL = 0x10,
@@ -159,4 +159,58 @@ oom:
   cr_buf_free(&b);
   cr_free(v);
   return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+}
+
+/*
+** The default serialVersionUID depends on the non-private methods and on
+** '<clinit>', which instrumentation adds: a serializable class (by the
+** hierarchy) that does not declare one gets its original default as
+** "private static final long serialVersionUID", so that its instances
+** keep (de)serializing with uninstrumented JVMs. Enums and records are
+** left alone (their ids are not checked); so are interfaces.
+*/
+int cr_xf__pin_suid(xf *x) {
+  cr_class *c = x->c;
+  if (c->flags & (ACC_INTERFACE | ACC_ENUM)) return 0;
+  const char *sup = cr_xf__own_super(x);
+  if (sup && strcmp(sup, "java/lang/Record") == 0) return 0;
+  /* serializable: by its own interfaces, theirs, or its superclass's */
+  int ser = 0;
+  for (uint32_t k = 0; k <= c->interfaces.n && !ser; k++) {
+    const char *in = k < c->interfaces.n
+                         ? cr_cp_class_name(c->cp, c->interfaces.v[k])
+                         : sup;
+    if (!in) continue;
+    ser = strcmp(in, "java/io/Serializable") == 0;
+    const cr_hclass *hc = cr_hier_class(x->o->h, in);
+    for (uint32_t j = 0; hc && j < cr_hclass_all_iface_count(hc) && !ser;
+         j++)
+      ser = strcmp(cr_hclass_name(cr_hclass_all_iface_at(hc, j)),
+                   "java/io/Serializable") == 0;
+  }
+  if (!ser) return 0;
+  for (uint32_t k = 0; k < c->nfields; k++) {
+    const char *fn = cr_member_name(c, &c->fields[k]);
+    if (!fn) return cr_xf__oom(x);
+    if (strcmp(fn, "serialVersionUID") == 0) return 0;
+  }
+  int64_t suid;
+  if (cr_xf_default_suid(c, &suid, x->d)) return x->err = x->d->code;
+  cr_cpool *cp = c->cp;
+  cr_attr *cv = cr_arena_calloc(x->a, 1, sizeof *cv);
+  if (!cv || cr_xf__grow(x, (void **)&x->newf, &x->cnewf, x->nnewf + 1,
+                         sizeof *x->newf))
+    return cr_xf__oom(x);
+  cv->name = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "ConstantValue", x->d));
+  cv->kind = CR_ATTR_CONSTANTVALUE;
+  cv->u.index = (uint16_t)cr_xf__cpi(x, cr_cp_add_long(cp, suid, x->d));
+  cr_member *f = &x->newf[x->nnewf++];
+  memset(f, 0, sizeof *f);
+  f->flags = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
+  f->name =
+      (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "serialVersionUID", x->d));
+  f->desc = (uint16_t)cr_xf__cpi(x, cr_cp_add_utf8(cp, "J", x->d));
+  f->attrs.n = 1;
+  f->attrs.v = cv;
+  return x->err;
 }
