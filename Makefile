@@ -96,7 +96,7 @@ JOP_FIXTURE_SRC := $(sort $(wildcard tests/data/jop/*/*.java))
 JOP_FIXTURE_STAMP := $(BUILD)/fixtures-jop/.stamp
 JOP_JAVAC  = $(JAVAC) --release 8 -XDstringConcat=inline -nowarn -Xlint:-options
 
-.PHONY: all check check-integration check-asan check-full unit headers asan \
+.PHONY: all check check-integration check-asan check-full check-machine unit headers asan \
   asan-build asan-unit asan-suites install uninstall \
   clean bench bench-micro fixtures deps demo tools valgrind check-report jop-examples
 all: $(BIN) $(REPORT) $(RT_JAR) $(RT_JDK_JAR) $(AGENT_LIB)
@@ -250,6 +250,13 @@ check-integration: all headers unit fuzz-replay $(TOOL_BIN) $(EXAMPLE_JAR) \
 check-asan:
 	@bash -c 'set -o pipefail; $(MAKE) --no-print-directory asan 2>&1 | \
 	  sed -u "s/^/asan| /"'
+
+# The suites that judge the machine's jars, over every jar under
+# /usr/share/java instead of those of the packages .ci/deps installs.
+check-machine: all tools
+	CCCP_ALL_JARS=1 BUILD=$(BUILD) bash tests/run-integration.sh \
+	  tests/roundtrip/test_roundtrip.sh tests/verify/test_verify.sh:--cccp \
+	  tests/verify/test_verify.sh:--reencode
 
 # Every suite at full size: the verification suite checks every
 # application jar in every mode, the mutant campaigns run at full scale

@@ -122,3 +122,34 @@ oracle_for() {
   check "build the oracle against JDK $v" bash "$ROOT/tests/oracle/build.sh" "$od" "$1"
   A="$od/libcccporacle.so"
 }
+
+# deps_jar_dir DIR: the jars the suites judge, as links in DIR (made): the
+# jars under /usr/share/java of the Debian packages .ci/deps installs and
+# of the packages they depend on, recursively (Depends and Pre-Depends,
+# installed): a verdict does not depend on what else the machine has
+# (groovy installed with its recommendations brings ant-optional, whose
+# jars no suite asks for). Every name of such a jar is linked (xalan2.jar
+# and xalan2-2.7.2.jar). With CCCP_ALL_JARS=1 (make check-machine), every
+# jar under /usr/share/java. Prints how many jars there are.
+deps_jar_dir() {
+  local dir=$1 pkgs keep f
+  mkdir -p "$dir"
+  keep=$(mktemp)
+  if [ "${CCCP_ALL_JARS:-0}" = 1 ]; then
+    for f in /usr/share/java/*.jar; do readlink -f "$f"; done | sort -u >"$keep"
+  else
+    pkgs=$(sed -n '/^pkgs=(/,/^)/p' "$ROOT/.ci/deps" | sed 's/#.*//' | tr ' ' '\n' |
+           grep -E '^[a-z0-9][a-z0-9.+-]+$')
+    # shellcheck disable=SC2086
+    apt-cache depends --recurse --installed --no-recommends --no-suggests \
+        --no-conflicts --no-breaks --no-replaces --no-enhances $pkgs 2>/dev/null |
+      grep -v '^ ' | sed 's/^<\(.*\)>$/\1/' | sort -u |
+      xargs dpkg -L 2>/dev/null | grep '^/usr/share/java/[^/]*\.jar$' |
+      while read -r f; do readlink -f "$f"; done | sort -u >"$keep"
+  fi
+  for f in /usr/share/java/*.jar; do
+    grep -qxF "$(readlink -f "$f")" "$keep" && ln -sf "$f" "$dir/${f##*/}"
+  done
+  wc -l <"$keep"
+  rm -f "$keep"
+}

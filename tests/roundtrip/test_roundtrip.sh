@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Whole-JDK round trip: every class of every JDK 17 jmod, of the JDK 17
-# and JDK 25 run-time images, and of every jar under /usr/share/java is
+# and JDK 25 run-time images, and of the jars of the packages .ci/deps
+# installs (deps_jar_dir in tests/lib.sh; every jar under /usr/share/java
+# with CCCP_ALL_JARS=1, make check-machine) is
 # parsed and written back, and must come back byte-identical (the tool
 # checks each class itself; cmp-entries then checks every entry of every
 # output against its input). Any mismatch is named.
@@ -55,8 +57,9 @@ else
   echo "  SKIP JDK 25 image: no JDK 25 under /usr/lib/jvm"
 fi
 
-echo "-- jars under /usr/share/java"
-jars=$(for j in /usr/share/java/*.jar; do readlink -f "$j"; done | sort -u)
+echo "-- jars of the packages .ci/deps installs (CCCP_ALL_JARS=1: every jar under /usr/share/java)"
+deps_jar_dir "$T/jars" >/dev/null
+jars=$(for j in "$T/jars"/*.jar; do readlink -f "$j"; done | sort -u)
 njars=0; nclasses=0; bad=0
 mkdir -p "$T/share"
 for j in $jars; do
@@ -71,7 +74,7 @@ for j in $jars; do
   nclasses=$((nclasses + $(unzip -Z1 "$o" | grep -c '\.class$' || true)))
   rm -f "$o"
 done
-[ $bad -eq 0 ] && pass "all $njars jars under /usr/share/java identical ($nclasses classes)" \
-               || fail "$bad of $njars jars under /usr/share/java failed"
+[ $bad -eq 0 ] && pass "all $njars jars identical ($nclasses classes)" \
+               || fail "$bad of $njars jars failed"
 
 finish

@@ -6,9 +6,17 @@
 # verified) on that same JDK with the rewritten module jars patched in
 # (--patch-module, -XX:+BytecodeVerificationLocal so that boot classes are
 # verified too, -Xshare:off) and compared with the same run on the
-# unmodified JDK: only NEW failures count. The same for every jar under
-# /usr/share/java (one child-first loader per jar, the other jars as
-# dependencies). A self-test first proves that broken classes are caught.
+# unmodified JDK: only NEW failures count. The same for the jars of the
+# Debian packages .ci/deps installs and their dependencies (deps_jar_dir
+# in tests/lib.sh; every jar under /usr/share/java with CCCP_ALL_JARS=1,
+# make check-machine), one child-first loader per jar, the other jars as
+# dependencies. HotSpot's verifier is the judge: a class HotSpot verified
+# before and rejects after is a new failure, whatever the message, and so
+# is a class ASM's analyzer accepted before and rejects after; a method
+# ASM's analyzer already rejected in the original is not a new failure
+# because its message changed (ASM loads classes HotSpot never asks for,
+# and reports the first it misses). A self-test first proves that broken
+# classes are caught.
 #
 # Environment:
 #   CCCP_VERIFY_MODE       rewrite mode to judge (default --identity; e.g.
@@ -16,7 +24,8 @@
 #                          with the runtime jar on the boot class path). A
 #                          mode cccp-rewrite rejects is skipped with a message.
 #   CCCP_VERIFY_ASM_EVERY  ASM checks one class in N (default 20; 1 = all)
-#   CCCP_VERIFY_JARS       directory of application jars (default /usr/share/java)
+#   CCCP_VERIFY_JARS       directory of application jars (default: the
+#                          jars of .ci/deps' packages, see deps_jar_dir)
 #   CCCP_VERIFY_CP         extra jars (colon-separated) the rewritten
 #                          application jars may need (e.g. a probe runtime)
 #   CCCP_VERIFY_JVM_OPTS   extra options for the JVMs that run rewritten code
@@ -43,7 +52,7 @@ source "$(dirname "$0")/../lib.sh"
 MODE=${CCCP_VERIFY_MODE:---identity}
 REWRITE=${CCCP_REWRITE:-$REWRITE}
 EVERY=${CCCP_VERIFY_ASM_EVERY:-20}
-JARDIR=${CCCP_VERIFY_JARS:-/usr/share/java}
+JARDIR=${CCCP_VERIFY_JARS:-}
 EXTRA_OPTS=${CCCP_VERIFY_JVM_OPTS:-}
 if [ "$MODE" = --cccp ] && [ -z "${CCCP_VERIFY_JVM_OPTS:-}" ]; then
   # instrumented classes need the runtime on the boot class path
@@ -65,6 +74,7 @@ T=$(mktemp -d)
 if [ "${CCCP_VERIFY_KEEP:-0}" = 1 ]; then trap 'echo "work directory kept: $T"' EXIT
 else trap 'rm -rf "$T"' EXIT; fi
 mkdir -p "$T/logs"
+[ -n "$JARDIR" ] || { JARDIR="$T/jars"; deps_jar_dir "$JARDIR" >/dev/null; }
 CLS="$T/cls"
 VOPT="-XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal -Xshare:off"
 START=$SECONDS
@@ -406,7 +416,16 @@ verify_jdk() {
   local java="$home/bin/java" out="$T/jdk$v" r="$T/r$v"
   echo "-- JDK $v: $MODE over $home"
   mkdir -p "$r"
-  if ! run "jdk$v-rewrite.log" "$REWRITE" -q $MODE --jdk "$home" -o "$out"; then
+  # --cccp: without the redirect that gives the classes of patched modules
+  # their module's location as code source (patched-code-source), so that
+  # the class-loading log shows the jar each class came from
+  local pol=()
+  if [ "$MODE" = --cccp ]; then
+    printf '<policy><redirect class="jdk/internal/loader/BuiltinClassLoader" remove="1"/></policy>\n' \
+      >"$T/nocs.xml"
+    pol=(--policy "$T/nocs.xml")
+  fi
+  if ! run "jdk$v-rewrite.log" "$REWRITE" -q $MODE "${pol[@]}" --jdk "$home" -o "$out"; then
     fail "JDK $v: cccp-rewrite $MODE --jdk"; show "jdk$v-rewrite.log"; return
   fi
   # The rewritten run names its classes from the output jars, the baseline
