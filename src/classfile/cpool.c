@@ -139,8 +139,8 @@ static int wide(int tag) { return tag == CR_CP_LONG || tag == CR_CP_DOUBLE; }
 
 /*
 ** The index is built on the first add with room for twice the pool:
-** instrumentation about doubles a class's pool (JDK 17's java.base:
-** median 1.85x, mean 2x), and each rebuild hashes every entry again.
+** instrumentation about doubles a class's pool, and each rebuild hashes
+** every entry again.
 */
 int cr_cp_add(cr_cpool *cp, const cr_cpentry *e, cr_diag *d) {
   if (!cp->hmask && hash_build(cp, 2 * cp->count + 64))

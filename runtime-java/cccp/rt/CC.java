@@ -37,11 +37,10 @@ public class CC {
    * those bits, never replaced. The call site's id is a constant, so once
    * 'enter' is inlined the JIT folds the switch on 'mid & 7' to one field
    * load: a hit costs what the one-entry cache these replace cost (the
-   * child found last), and hits far more often. In a settled h2 run
-   * (1.4 M calls per iteration) the one-entry cache missed 60% of the
-   * calls, which then paid the table and often 'find', and moving it
-   * would have cost a GC write barrier per miss (see lookup); the slots
-   * miss 17%, and are written once, when the child is made. They take
+   * child found last), and hits far more often: that cache missed most
+   * calls of real programs, and moving it would have cost a GC write
+   * barrier per miss (see lookup), where a slot is written once, when
+   * the child is made (docs/performance.md has the figures). They take
    * 32 of a node's 88 bytes (Budget.NODE).
    */
   private CC k0, k1, k2, k3, k4, k5, k6, k7;
@@ -58,13 +57,10 @@ public class CC {
    * walk of the sibling list. Not from 'mid & mask': the children that
    * reach the table are mostly those whose slot a sibling with the same
    * low three bits holds, and in a table of up to 8 entries they would
-   * meet that sibling at the first probe every time (h2, 296 M calls:
-   * 'find' ran 30.1 M times, now 9.5 M; bench/apps --app-only --cpu -n
-   * 5, JDK 17: 1.89x -> 1.70x). The child is the node the call counts
-   * in, so reading its id costs no other cache line; a table of ids
-   * beside it cost a third load and a second bounds check per lookup (12
-   * alternating children: 0.57 -> 0.41 ns per call over plain,
-   * bench/micro -k esi-alt12 --no-inline). At most half full.
+   * meet that sibling at the first probe every time. The child is the
+   * node the call counts in, so reading its id costs no other cache
+   * line, where a table of ids beside it would cost a third load and a
+   * second bounds check per lookup. At most half full.
    */
   private CC[] table;
   private int nkids;      // number of children
@@ -206,7 +202,7 @@ public class CC {
    * original would from the slot. Small, so that the JIT inlines it into
    * every twin: with the slot read and the miss inline it was compiled
    * on its own and called from each twin ("already compiled into a big
-   * method"), 7.4% of a settled h2 run's samples.
+   * method").
    */
   private static boolean ownsJdk(Object recv, int mid) {
     if (!Slots.live()) return false;

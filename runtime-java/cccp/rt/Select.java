@@ -126,9 +126,8 @@ final class Select {
    * direct-mapped cache of (key, class) -> value, keys as in Answers.
    * Lossy: a colliding answer replaces the one there, and the class's
    * table ('PER_CLASS') still has it. Cheaper than ClassValue.get, which
-   * in JDK mode is instrumented JDK code, run with the slot cleared (JFR
-   * found ClassValue in 17% of h2's samples in JDK mode, 4% with the
-   * memo). Entries are immutable (final fields), so
+   * in JDK mode is instrumented JDK code, run with the slot cleared.
+   * Entries are immutable (final fields), so
    * the array is read and written without locks; it holds at most
    * MEMO.length classes at any time.
    */
