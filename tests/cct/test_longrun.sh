@@ -19,6 +19,10 @@
 #   reserve), prints and exits as plainly (the JVM's report of the
 #   error may take its other form: the tree takes heap) and leaves its
 #   profile; so does one ended by SIGTERM;
+# - a program that fills the heap, catches the OutOfMemoryError and goes
+#   on, twenty times, runs as plainly: no error escapes the runtime where
+#   the original does not allocate, and the JVM's own threads (the
+#   Reference Handler, instrumented in JDK mode) survive;
 # - unnamed virtual threads' trees are named "(virtual)" (JDK 25).
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
@@ -79,6 +83,21 @@ oom() {         # oom TAG JAVA ARGS...: plain and instrumented Hog
     test "$(calls "$T/$tag-oom.xml" 'lr/Hog.work(I)V')" = 12345
 }
 
+recover() {     # recover TAG JAVA ARGS...: plain and instrumented Recover
+  local tag=$1 java=$2 rc0 rc1
+  shift 2
+  "$java" -Xmx64m -cp "$T/lr.jar" lr.Recover 20 >"$T/$tag.rplain" 2>&1
+  rc0=$?
+  "$java" -Xmx64m "$@" lr.Recover 20 >"$T/$tag.rout" 2>&1
+  rc1=$?
+  check "$tag: a program that recovers from its OutOfMemoryError 20 times exits as plainly ($rc0)" \
+    test $rc0 = $rc1 -a $rc0 = 0
+  check "$tag: ... prints the same (the JVM's threads survive, no error escapes the runtime)" \
+    cmp "$T/$tag.rplain" "$T/$tag.rout"
+  check "$tag: ... and its profile counts every call" \
+    test "$(calls "$T/$tag-rec.xml" 'lr/Recover.work(I)V')" = 20000
+}
+
 recurse() {     # recurse TAG JAVA ARGS...: plain and instrumented Recurse
   local tag=$1 java=$2
   shift 2
@@ -106,6 +125,7 @@ for J in "${JDKS[@]}"; do
   A=(@"$T/app/cccp.args" -cp "$T/app/lr.jar")
   recurse "app$v" "$J/bin/java" "${A[@]}" -Dcccp.out="$T/app$v.xml"
   oom "app$v" "$J/bin/java" "${A[@]}" -Dcccp.out="$T/app$v-oom.xml"
+  recover "app$v" "$J/bin/java" "${A[@]}" -Dcccp.out="$T/app$v-rec.xml"
 
   # a budget in nodes; none; a malformed one
   "$J/bin/java" "${A[@]}" -Dcccp.budget=300 -Dcccp.out="$T/n$v.xml" \
@@ -191,5 +211,7 @@ recurse jdkmode "$JDK17/bin/java" @"$T/jm/cccp.args" -cp "$T/jm/lr.jar" \
   -Dcccp.out="$T/jdkmode.xml"
 oom jdkmode "$JDK17/bin/java" @"$T/jm/cccp.args" -cp "$T/jm/lr.jar" \
   -Dcccp.out="$T/jdkmode-oom.xml"
+recover jdkmode "$JDK17/bin/java" @"$T/jm/cccp.args" -cp "$T/jm/lr.jar" \
+  -Dcccp.out="$T/jdkmode-rec.xml"
 
 finish

@@ -420,9 +420,19 @@ public class CC {
     ** methods by id; made at the tree's first fold */
     Fold top;
     Folds folds;
+    /* the thread's name (a name pattern for the tree of ended threads),
+    ** whether the thread is a system one, and in app mode the thread,
+    ** weakly (null for the ended threads' trees, and in JDK mode, where a
+    ** thread says when it ends) */
+    final String thread;
+    final boolean sys;
+    final java.lang.ref.WeakReference<Thread> owner;
 
-    Root() {
+    Root(String thread, boolean sys, java.lang.ref.WeakReference<Thread> owner) {
       super(0, null);
+      this.thread = thread;
+      this.sys = sys;
+      this.owner = owner;
     }
 
     /*
@@ -658,8 +668,9 @@ public class CC {
     if (name == null) return null;      // 't' is being constructed
     if (name.isEmpty() && isVirtual(t)) name = "(virtual)";
     boolean sys = isSystem(t);
-    Root root = new Root();
-    Registry.addRoot(root, name, sys, t);
+    Root root = new Root(name, sys, Slots.JDK ? null
+                         : new java.lang.ref.WeakReference<Thread>(t));
+    Registry.addRoot(root);
     return root;
   }
 
@@ -670,9 +681,10 @@ public class CC {
    * dropped next, which frees more). What 'from' counted since the last
    * reset is added (its counts minus their bases), so that the next
    * profile's intervals hold it; before any reset the bases are 0.
+   * 'stack' is a work array of two or more entries, made by the caller
+   * before anything changes (it grows when it can).
    */
-  static void merge(Root into, Root from) {
-    CC[] stack = new CC[64];
+  static void merge(Root into, Root from, CC[] stack) {
     int sp = 0;
     stack[sp++] = into;
     stack[sp++] = from;
@@ -691,8 +703,13 @@ public class CC {
           md.returns += mc.returns - mc.returnsBase;
         }
         if (c.first == null || d == a) continue;
-        if (sp + 2 > stack.length)
-          stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+        if (sp + 2 > stack.length) {
+          try {
+            stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+          } catch (OutOfMemoryError e) {
+            continue;                     // as when 'make' fails
+          }
+        }
         stack[sp++] = d;
         stack[sp++] = c;
       }
@@ -756,6 +773,9 @@ public class CC {
     CC prev = set(null);
     try {
       return Registry.register(cls, name, desc, size, flags);
+    } catch (OutOfMemoryError e) {
+      return 0;                 // the heap is full: the method's calls
+                                // count in their callers' nodes
     } finally {
       set(prev);
     }
@@ -835,10 +855,10 @@ public class CC {
     ** instrumented (flag 4), for the agent's stack-walk filter */
     private static final HashSet<String> APP = new HashSet<String>();
 
+    /* the trees: one list, so that an allocation that fails leaves it
+    ** whole (the program's OutOfMemoryError may strike anywhere) */
     static final ArrayList<Root> ROOTS = new ArrayList<Root>();
-    static final ArrayList<String> NAMES = new ArrayList<String>();
-    static final ArrayList<Boolean> SYSTEM = new ArrayList<Boolean>();
-    private static boolean hooked;
+    private static boolean hooked, configured;
     /* JDK mode: profiling could not start; nothing is dumped */
     static boolean off;
 
@@ -853,14 +873,16 @@ public class CC {
         if (sz > size[i]) size[i] = sz;
         return id.intValue();
       }
-      int i = ++n - base;
+      /* nothing counts as registered until every allocation is made */
+      int i = n + 1 - base;
       if (i == cls.length) grow();
       cls[i] = c;
       name[i] = m;
       desc[i] = d;
       size[i] = sz;
       flags[i] = fl;
-      IDS.put(key, Integer.valueOf(n));
+      IDS.put(key, Integer.valueOf(n + 1));
+      n++;
       hook();
       return n;
     }
@@ -933,66 +955,70 @@ public class CC {
 
     private static void grow() {
       int k = cls.length * 2;
-      cls = java.util.Arrays.copyOf(cls, k);
-      name = java.util.Arrays.copyOf(name, k);
-      desc = java.util.Arrays.copyOf(desc, k);
-      size = java.util.Arrays.copyOf(size, k);
-      flags = java.util.Arrays.copyOf(flags, k);
+      String[] c = java.util.Arrays.copyOf(cls, k);
+      String[] m = java.util.Arrays.copyOf(name, k);
+      String[] d = java.util.Arrays.copyOf(desc, k);
+      int[] z = java.util.Arrays.copyOf(size, k);
+      int[] f = java.util.Arrays.copyOf(flags, k);
+      cls = c;
+      name = m;
+      desc = d;
+      size = z;
+      flags = f;
     }
 
-    /*
-    ** Per root, app mode: its thread (weakly), to find the ended ones; null
-    ** for the tree of ended threads of a name pattern, and in JDK mode,
-    ** where a thread says when it ends.
-    */
-    static final ArrayList<java.lang.ref.WeakReference<Thread>> THREADS =
-        new ArrayList<java.lang.ref.WeakReference<Thread>>();
     /* the tree of the ended threads of a name pattern, by "0"/"1" (system
     ** thread or not) and the pattern */
     private static final HashMap<String, Root> ENDED = new HashMap<String, Root>();
     /* app mode: look for ended threads when there are this many roots */
     private static int sweepAt = 64;
 
-    static synchronized void addRoot(Root root, String thread, boolean sys,
-                                     Thread t) {
+    static synchronized void addRoot(Root root) {
       if (!Slots.JDK && ROOTS.size() >= sweepAt) {
         sweep();
         sweepAt = Math.max(64, 2 * ROOTS.size());
       }
       ROOTS.add(root);
-      NAMES.add(thread);
-      SYSTEM.add(Boolean.valueOf(sys));
-      THREADS.add(Slots.JDK ? null : new java.lang.ref.WeakReference<Thread>(t));
       hook();
     }
 
     /** Root 'root' of a thread that has ended: merged, then dropped. */
     static synchronized void ended(CC root) {
       int i = ROOTS.lastIndexOf(root);
-      if (i < 0) return;
-      fold(i);
+      if (i < 0 || !fold(ROOTS.get(i))) return;
       Budget.release(ROOTS.get(i));
       ROOTS.remove(i);
-      NAMES.remove(i);
-      SYSTEM.remove(i);
-      THREADS.remove(i);
     }
 
-    /* Merge root 'i' into the tree of ended threads of its pattern. */
-    private static void fold(int i) {
-      boolean sys = SYSTEM.get(i).booleanValue();
-      String p = pattern(NAMES.get(i));
-      String key = (sys ? "1" : "0") + p;
-      Root agg = ENDED.get(key);
-      if (agg == null) {
-        agg = new Root();
-        ENDED.put(key, agg);
-        ROOTS.add(agg);
-        NAMES.add(p);
-        SYSTEM.add(Boolean.valueOf(sys));
-        THREADS.add(null);
+    /*
+     * Merge 'r' into the tree of ended threads of its pattern; false when
+     * the heap has no room for that tree (then 'r' stays as it is).
+     */
+    private static boolean fold(Root r) {
+      String p, key;
+      Root agg;
+      CC[] stack;
+      try {
+        p = pattern(r.thread);
+        key = (r.sys ? "1" : "0") + p;
+        stack = new CC[64];
+        agg = ENDED.get(key);
+        if (agg == null) {
+          agg = new Root(p, r.sys, null);
+          ROOTS.add(agg);
+        }
+      } catch (OutOfMemoryError e) {
+        return false;
       }
-      merge(agg, ROOTS.get(i));
+      if (ENDED.get(key) != agg) {
+        try {
+          ENDED.put(key, agg);
+        } catch (OutOfMemoryError e) {
+          /* the next ended thread of the pattern makes its own */
+        }
+      }
+      merge(agg, r, stack);
+      return true;
     }
 
     /* App mode: merge the roots of threads that have ended (the slot of
@@ -1001,51 +1027,42 @@ public class CC {
     static void sweep() {
       int n = ROOTS.size(), k = 0;
       for (int i = 0; i < n; i++) {
-        java.lang.ref.WeakReference<Thread> w = THREADS.get(i);
+        Root r = ROOTS.get(i);
+        java.lang.ref.WeakReference<Thread> w = r.owner;
         Thread t = w == null ? null : w.get();
-        if (w != null && (t == null || !t.isAlive())) {
-          fold(i);
-          Budget.release(ROOTS.get(i));
+        if (w != null && (t == null || !t.isAlive()) && fold(r)) {
+          Budget.release(r);
           continue;
         }
-        ROOTS.set(k, ROOTS.get(i));
-        NAMES.set(k, NAMES.get(i));
-        SYSTEM.set(k, SYSTEM.get(i));
-        THREADS.set(k, w);
-        k++;
+        ROOTS.set(k++, r);
       }
       /* the trees 'fold' appended moved down with the rest */
-      for (int i = n; i < ROOTS.size(); i++, k++) {
-        ROOTS.set(k, ROOTS.get(i));
-        NAMES.set(k, NAMES.get(i));
-        SYSTEM.set(k, SYSTEM.get(i));
-        THREADS.set(k, THREADS.get(i));
-      }
-      for (int i = ROOTS.size() - 1; i >= k; i--) {
-        ROOTS.remove(i);
-        NAMES.remove(i);
-        SYSTEM.remove(i);
-        THREADS.remove(i);
-      }
+      for (int i = n; i < ROOTS.size(); i++, k++) ROOTS.set(k, ROOTS.get(i));
+      for (int i = ROOTS.size() - 1; i >= k; i--) ROOTS.remove(i);
     }
 
     /* Install the shutdown hook once (at first registration or root);
     ** with the dump inserted into the JDK, keep it for CC.exit. */
     private static void hook() {
       if (hooked || off) return;
-      hooked = true;
-      Priv.hook();
+      try {
+        Priv.hook();
+        hooked = true;
+      } catch (OutOfMemoryError e) {
+        /* tried again at the next registration or root */
+      }
     }
 
     /* hook's work, with the runtime's permissions (Priv): the settings
     ** of app mode, read once (JDK mode reads them in CC.start), and the
     ** dump at exit */
     static void hookWork() {
-      if (!Slots.JDK) {
+      if (!Slots.JDK && !configured) {
         /* reading these initializes the holders that read their settings */
         boolean counters = Cfg.METERED | JopCache.ON;
         Budget.configure();
         Snapshot.configure();
+        configured = true;
       }
       try {
         Dump d = new Dump();

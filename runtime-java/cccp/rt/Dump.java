@@ -174,12 +174,12 @@ final class Dump implements Runnable {
     for (int r = 0; r < CC.Registry.ROOTS.size(); r++) {
       CC.Root root = CC.Registry.ROOTS.get(r);
       if (root.first == null) continue;
-      if (appOnly && CC.Registry.SYSTEM.get(r).booleanValue()) {
+      if (appOnly && root.sys) {
         if (reset) resetOnly(root);
         continue;
       }
       ascii("  <tree thread=\"");
-      text(CC.Registry.NAMES.get(r));
+      text(root.thread);
       ascii("\">\n");
       tree(root);
       ascii("  </tree>\n");
@@ -194,8 +194,8 @@ final class Dump implements Runnable {
   private static boolean[] used(boolean appOnly) {
     boolean[] u = new boolean[CC.Registry.base + 1];
     for (int r = 0; r < CC.Registry.ROOTS.size(); r++) {
-      if (appOnly && CC.Registry.SYSTEM.get(r).booleanValue()) continue;
       CC.Root root = CC.Registry.ROOTS.get(r);
+      if (appOnly && root.sys) continue;
       Folds f = root.folds;
       if (f != null) {
         Folds.Table t = f.table;

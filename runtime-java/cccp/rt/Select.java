@@ -199,45 +199,59 @@ final class Select {
   @jdk.internal.vm.annotation.DontInline
   static boolean ownsMiss(int mid, Class<?> k) {
     Hit[] l = owned;
-    int r = PER_CLASS.get(k).get(mid << 1 | 1);
-    if (r == NONE) {
-      CC prev = CC.set(null);
-      try {
-        r = Priv.owns(mid, k);
-      } finally {
-        CC.set(prev);
+    int r = NONE;
+    try {
+      r = PER_CLASS.get(k).get(mid << 1 | 1);
+      if (r == NONE) {
+        CC prev = CC.set(null);
+        try {
+          r = Priv.owns(mid, k);
+        } finally {
+          CC.set(prev);
+        }
       }
+      memo(mid << 1 | 1, k, r);
+      if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
+        synchronized (Select.class) {
+          owned = remember(owned, mid, k, r);
+        }
+    } catch (OutOfMemoryError e) {
+      /* undecided: the original call, as when reflection fails */
     }
-    memo(mid << 1 | 1, k, r);
-    if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
-      synchronized (Select.class) {
-        owned = remember(owned, mid, k, r);
-      }
     return r > 0;
   }
 
   /**
    * Selection when the Hit of 'mid' does not know 'k': the class's table,
    * else by reflection ('of', with the slot cleared); remembered in the
-   * Hit. Never inlined (a miss path: CC.find).
+   * Hit. The program's own OutOfMemoryError never escapes from here, nor
+   * from 'ownsMiss': the call it would strike does not allocate in the
+   * original. Never inlined (a miss path: CC.find).
    */
   @jdk.internal.vm.annotation.DontInline
   static int selectMiss(int mid, Class<?> k) {
     Hit[] l = last;
-    int r = PER_CLASS.get(k).get(mid << 1);
-    if (r == NONE) {
-      CC prev = CC.set(null);
-      try {
-        r = Priv.of(mid, k);
-      } finally {
-        CC.set(prev);
+    int r = NONE;
+    try {
+      r = PER_CLASS.get(k).get(mid << 1);
+      if (r == NONE) {
+        CC prev = CC.set(null);
+        try {
+          r = Priv.of(mid, k);
+        } finally {
+          CC.set(prev);
+        }
       }
+      memo(mid << 1, k, r);
+      if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
+        synchronized (Select.class) {
+          last = remember(last, mid, k, r);
+        }
+    } catch (OutOfMemoryError e) {
+      /* undecided while the heap is full: the symbolic method, as when
+      ** reflection fails (resolve) */
+      if (r == NONE) r = mid;
     }
-    memo(mid << 1, k, r);
-    if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
-      synchronized (Select.class) {
-        last = remember(last, mid, k, r);
-      }
     return r;
   }
 

@@ -42,22 +42,27 @@ final class Slots {
   @jdk.internal.vm.annotation.DontInline
   private static CC.Slot slotOf(Thread t) {
     CC.Slot s = SLOT.get();
-    if (s != null) last = new Last(t, s);
+    if (s != null) {
+      try {
+        last = new Last(t, s);
+      } catch (OutOfMemoryError e) {
+        /* found again next time */
+      }
+    }
     return s;
   }
 
   static CC get() {
     if (CC.busy) return null;
     CC.Slot s = slot();
-    if (s == null) s = newSlot();
+    if (s == null && (s = newSlot()) == null) return null;
     return s.node;
   }
 
   static CC set(CC node) {
     CC.Slot s = slot();
     if (s == null) {
-      if (node == null || CC.busy) return null;
-      s = newSlot();
+      if (node == null || CC.busy || (s = newSlot()) == null) return null;
     }
     CC prev = s.node;
     s.node = node;
@@ -152,13 +157,27 @@ final class Slots {
   /*
    * The slot is installed with a null node before the root is made, so
    * that any instrumented code reached from here sees "not profiling".
+   * Null when the heap has no room for them (the program's own
+   * OutOfMemoryError): the thread is not profiled until a later call
+   * finds room, and the program sees no error it would not have seen.
    * Never inlined (a miss path: CC.find).
    */
   @jdk.internal.vm.annotation.DontInline
   private static CC.Slot newSlot() {
-    CC.Slot s = new CC.Slot();
-    SLOT.set(s);
-    CC r = CC.newRoot(Thread.currentThread());
+    CC.Slot s;
+    try {
+      s = new CC.Slot();
+      SLOT.set(s);
+    } catch (OutOfMemoryError e) {
+      return null;
+    }
+    CC r;
+    try {
+      r = CC.newRoot(Thread.currentThread());
+    } catch (OutOfMemoryError e) {
+      SLOT.remove();
+      return null;
+    }
     if (r instanceof CC.Root) s.root = (CC.Root) r;
     s.node = r;
     return s;

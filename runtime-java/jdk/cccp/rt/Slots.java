@@ -103,11 +103,21 @@ final class Slots {
     return s == null ? null : s.node;
   }
 
-  /* Make 't''s slot hold 'c' (a slot made on first use). */
+  /*
+   * Make 't''s slot hold 'c' (a slot made on first use; none while the
+   * heap has no room for it: the thread is not profiled until a later
+   * call finds room, and the JDK's own threads, which take care not to
+   * allocate, see no OutOfMemoryError they would not have seen).
+   */
   private static void put(Thread t, CC c) {
     CC.Slot s = t.cccp$slot;
     if (s == null) {
-      s = new CC.Slot();
+      if (c == null) return;
+      try {
+        s = new CC.Slot();
+      } catch (OutOfMemoryError e) {
+        return;
+      }
       t.cccp$slot = s;
     }
     s.node = c;
