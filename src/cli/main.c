@@ -1093,6 +1093,10 @@ int main(int argc, char **argv) {
     if (st.methods_unchanged)
       fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",
               st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");
+    if (o.mode == MODE_CCCP && st.xf_classes)
+      fprintf(stderr, "cccp-rewrite: note: identity hashes (default "
+              "toString, the order of hash sets of enum constants) differ "
+              "from plain runs (cccp-rewrite(1), LIMITATIONS)\n");
     fprintf(stderr,
             "cccp-rewrite: %d input%s, %zu entries (%zu classes, %.1f MB); "
             "wrote %zu file%s (%.1f MB) in %.2f s with %d thread%s\n",
