@@ -67,6 +67,11 @@ RT_JDK_AGENT := runtime-java/agent/cccp/rt/Hidden.java \
 # Its JNI headers are those of the JDK that 'javac' belongs to (JNI_HOME).
 # Never sanitized: it runs inside the JVM, which has no sanitizer runtime.
 AGENT_LIB := $(BUILD)/libcccp-agent.so
+AGENT_SRC_C := src/agent/agent.c src/agent/load.c
+# The library again for it, position-independent and never sanitized: the
+# load-time rewriter runs the rewriter's own analysis and transform.
+AGENT_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/agent-pic/%.o)
+AGENT_PIC_LIB := $(BUILD)/agent-pic/libcccp.a
 JNI_HOME  ?= $(patsubst %/bin/javac,%,$(realpath $(shell command -v $(JAVAC))))
 AGENT_CFLAGS ?= -std=c11 -O2 -g $(WARN) -fPIC -fvisibility=hidden \
   -isystem $(JNI_HOME)/include -isystem $(JNI_HOME)/include/linux
@@ -129,11 +134,21 @@ $(BUILD)/tests/unit/util/%.o: tests/unit/util/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Itests/unit -c $< -o $@
 
-$(AGENT_LIB): src/agent/agent.c src/agent/agent.h
+$(BUILD)/agent-pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(AGENT_CFLAGS) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) -MMD -MP \
+	  -DCCCP_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(AGENT_PIC_LIB): $(AGENT_PIC_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(AGENT_LIB): $(AGENT_SRC_C) src/agent/agent.h src/agent/load.h $(AGENT_PIC_LIB)
 	@mkdir -p $(dir $@)
 	@test -f $(JNI_HOME)/include/jni.h || { echo "no jni.h under \
 	  JNI_HOME=$(JNI_HOME) (set JNI_HOME to a JDK)"; exit 1; }
-	$(CC) $(AGENT_CFLAGS) -shared -Wl,-z,noexecstack -o $@ $<
+	$(CC) $(AGENT_CFLAGS) -D_GNU_SOURCE -Iinclude -shared \
+	  -Wl,-z,noexecstack -Wl,--exclude-libs,ALL -o $@ $(AGENT_SRC_C) \
+	  $(AGENT_PIC_LIB) $(LIBS)
 
 $(BUILD)/tools/%: tests/tools/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -346,7 +361,7 @@ clean:
 -include tests/fuzz/fuzz.mk
 -include tests/verify/verify.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(REPORT_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(REPORT_OBJ:.o=.d) $(AGENT_PIC_OBJ:.o=.d) \
   $(TESTUTIL_OBJ:.o=.d) \
   $(TOOL_BIN:=.d) \
   $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)

@@ -99,6 +99,18 @@ const char *cr_hier_missing(const cr_hier *h, size_t i,
 */
 int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d);
 
+/*
+** Add class 'c' to a linked and analysed hierarchy and analyse it, with
+** the policy of the analysis: the load-time rewriter's way to know a
+** class defined while a program runs (its supertypes must be known to
+** be instrumented: see 'cr_hclass_complete'). Its answers are those
+** 'cr_hier_analyze' gives with it among the classes; the other classes'
+** answers change only as the rules say. The class to '*out'. CR_EUSAGE
+** for a class of a name the hierarchy knows, or before the analysis.
+*/
+int cr_hier_extend(cr_hier *h, cr_class *c, unsigned kind, uint64_t order,
+                   const cr_policy *p, const cr_hclass **out, cr_diag *d);
+
 /* ------------------------------------------------------------- queries */
 
 /* Every class, sorted by name (after 'cr_hier_link'). */
@@ -351,6 +363,9 @@ void cr_hier_summary(const cr_hier *h, char *buf, size_t n);
 int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d);
 /* The same bytes written to stream 'f' (the caller makes the file). */
 int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d);
+/* The same with the classes of input CR_HIER_EXTERNAL too: the whole
+** hierarchy, for the load-time rewriter, which has no JDK cache. */
+int cr_hier_save_whole(const cr_hier *h, FILE *f, cr_diag *d);
 int cr_hier_load(cr_hier *h, const char *path, cr_diag *d);
 /*
 ** The same from the file's bytes in memory ('path' names them in errors);

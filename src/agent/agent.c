@@ -13,6 +13,7 @@
 #include <jvmti.h>
 
 #include "agent.h"
+#include "load.h"
 
 /*
 ** At startup the agent watches for one moment: the end of the thread that
@@ -36,11 +37,23 @@ static jobject main_thread;       /* global reference, set at VMInit */
 ** recomputes every environment's events for the booting thread, and
 ** another agent's method events (the JVMTI oracle's) then start before
 ** VMInit, during System.initPhase3. */
+static int load_time;           /* the load-time rewriter is wanted */
+
 static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
   main_thread = (*env)->NewGlobalRef(env, thread);
   if (main_thread)
     (*j)->SetEventNotificationMode(j, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END,
                                    NULL);
+  /* -Dcccp.load=off: the classes are left as they load */
+  char *v = NULL;
+  if (load_time && (*j)->GetSystemProperty(j, "cccp.load", &v) ==
+                       JVMTI_ERROR_NONE && v) {
+    if (strcmp(v, "off") == 0) load_time = 0;
+    (*j)->Deallocate(j, (unsigned char *)v);
+  }
+  if (load_time)
+    (*j)->SetEventNotificationMode(j, JVMTI_ENABLE,
+                                   JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
 }
 
 /* The runtime's reserve dropped: its class found among the loaded ones
@@ -71,9 +84,12 @@ static void JNICALL thread_end(jvmtiEnv *j, JNIEnv *env, jthread thread) {
   drop_reserve(env);
 }
 
+/*
+** 'options': the summary of the rewrite that wrote the options file, for
+** the load-time rewriter (load.c); none, no load-time rewriting.
+*/
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options,
                                     void *reserved) {
-  (void)options;
   (void)reserved;
   /* without JVMTI the snapshots still work: only the reserve stays */
   if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) {
@@ -84,6 +100,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options,
   memset(&cb, 0, sizeof cb);
   cb.VMInit = vm_init;
   cb.ThreadEnd = thread_end;
+  if (options && *options && cr_agent_load_init(options) == 0) {
+    load_time = 1;
+    cb.ClassFileLoadHook = cr_agent_class_hook;
+  }
   if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) == JVMTI_ERROR_NONE) {
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                        JVMTI_EVENT_VM_INIT, NULL);

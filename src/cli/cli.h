@@ -64,6 +64,8 @@ typedef struct cli_opts {
   const struct cr_jop_model *jopm;  /* the model of --jop, or NULL */
   int no_jdk_cache;         /* --no-jdk-cache */
   const char *explain;      /* --explain CLASS[.METHOD] */
+  int load_time;            /* --load-time: the agent instruments the
+                               classes that were not rewritten */
   const char *jdk_lib;      /* a --classpath JDK image, read through the
                                cache instead of as a class-path entry */
 } cli_opts;
@@ -158,12 +160,14 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
 ** ('cr_hier_virtual_leaves') go to 'OUTPUT.leaves' or 'DIR/cccp.leaves',
 ** under a first line "cccp-leaves 1 BUILD" ('build': the library JDK's
 ** java.runtime.version), and the options file names it (cccp.leaves);
-** without leaves, or without a build, neither.
+** without leaves, or without a build, neither. With 'whole' (--load-time)
+** the whole hierarchy goes to 'OUTPUT.summary' or 'DIR/cccp.summary',
+** which the options file gives the native agent.
 */
 struct cr_hier;
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
-                      const struct cr_hier *h, const char *build,
-                      cr_diag *d);
+                      const struct cr_hier *whole, const struct cr_hier *h,
+                      const char *build, cr_diag *d);
 /* Copy file 'from' to 'to' atomically. */
 int cli_copy_file(const char *from, const char *to, cr_diag *d);
 /* Write 's' to 'f' as one argfile token (quoted when it needs to be). */
@@ -230,8 +234,9 @@ const char *cli_runtime_agent(char *buf, size_t n);
 ** there; its path to 'out' ('n' bytes).
 */
 int cli_agent_copy(char *out, size_t n, const char *real, cr_diag *d);
-/* Write the option line that loads the native agent at 'path'. */
-void cli_put_agent(FILE *f, const char *path);
+/* The option line that loads the native agent at 'path'; 'summary' (may
+** be NULL) the hierarchy summary the agent's load-time rewriter reads */
+void cli_put_agent(FILE *f, const char *path, const char *summary);
 
 /*
 ** A set of strings (copied), for warn-once bookkeeping and duplicate

@@ -335,7 +335,7 @@ static void methods_option(FILE *f, const char *real, int exit_dump,
   cli_put_token(f, path);
   fputc('\n', f);
   if (exit_dump) fputs("-Dcccp.exit=inserted\n", f);
-  cli_put_agent(f, agent);
+  cli_put_agent(f, agent, NULL);
 }
 
 int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,

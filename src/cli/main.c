@@ -67,6 +67,10 @@ static const char usage_text[] =
     "                         wrappable; no -o needed (see --report)\n"
     "\n"
     "Instrumentation:\n"
+    "      --load-time        app mode: the options file has the native\n"
+    "                         agent instrument, as they load, the classes\n"
+    "                         that were not rewritten (classes defined at\n"
+    "                         run time: scripts, generated functions)\n"
     "      --n2b-wrappers     overloadable methods become N2B wrappers of\n"
     "                         their twins (smaller classes) instead of\n"
     "                         instrumented copies; closed world only: stack\n"
@@ -493,7 +497,8 @@ int main(int argc, char **argv) {
     OPT_EMIT_SUMMARY, OPT_SUMMARY, OPT_REENCODE, OPT_STRESS, OPT_CCCP,
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
-    OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE, OPT_EXPLAIN
+    OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE, OPT_EXPLAIN,
+    OPT_LOAD_TIME
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -520,6 +525,7 @@ int main(int argc, char **argv) {
       {"summary", required_argument, NULL, OPT_SUMMARY},
       {"no-jdk-cache", no_argument, NULL, OPT_NO_JDK_CACHE},
       {"explain", required_argument, NULL, OPT_EXPLAIN},
+      {"load-time", no_argument, NULL, OPT_LOAD_TIME},
       {"jdk", required_argument, NULL, OPT_JDK},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
@@ -623,6 +629,7 @@ int main(int argc, char **argv) {
     case OPT_PRINT_POLICY: o.print_policy = 1; break;
     case OPT_REPORT: o.report = optarg; break;
     case OPT_EMIT_SUMMARY: o.emit_summary = optarg; break;
+    case OPT_LOAD_TIME: o.load_time = 1; break;
     case OPT_MAXENTRY:
       if (parse_size(optarg, &o.max_entry))
         usage_error("invalid size for --max-entry-size: '%s'", optarg);
@@ -1047,7 +1054,8 @@ int main(int argc, char **argv) {
                               o.jop ? jopprop
                               : o.count_bytecodes || o.count_allocs
                                   ? "-Dcccp.counters=true" : NULL,
-                              whole.h, whole.jdk_build, &d)))
+                              o.load_time ? whole.h : NULL, whole.h,
+                              whole.jdk_build, &d)))
     status = EXIT_OUTPUT;
   double dt = now() - t0;
   if (rc == 0 && need_whole)

@@ -124,10 +124,34 @@ int cli_agent_copy(char *out, size_t n, const char *real, cr_diag *d) {
   return cli_copy_file(src, out, d);
 }
 
-void cli_put_agent(FILE *f, const char *path) {
+void cli_put_agent(FILE *f, const char *path, const char *summary) {
   fputs("-agentpath:", f);
-  cli_put_token(f, path);
+  if (!summary) {
+    cli_put_token(f, path);
+  } else {
+    size_t n = strlen(path) + strlen(summary) + 2;
+    char *both = malloc(n);
+    if (both) snprintf(both, n, "%s=%s", path, summary);
+    cli_put_token(f, both ? both : path);
+    free(both);
+  }
   fputc('\n', f);
+}
+
+/*
+** The whole hierarchy of the rewrite (the JDK's classes too) into
+** 'path', for the load-time rewriter of the native agent, which
+** instruments against it the classes defined at run time.
+*/
+static int whole_summary(const char *path, const cr_hier *h, cr_diag *d) {
+  cli_afile af;
+  int rc = cli_atomic_open(&af, path, d);
+  if (rc) return rc;
+  if ((rc = cr_hier_save_whole(h, af.f, d))) {
+    cli_atomic_abort(&af);
+    return rc;
+  }
+  return cli_atomic_commit(&af, d);
 }
 
 /* Write 'path' as one argfile token (quoted when it needs to be). */
@@ -175,7 +199,8 @@ static int leaves_file(const char *path, const cr_hier *h, const char *build,
 }
 
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
-                      const cr_hier *h, const char *build, cr_diag *d) {
+                      const cr_hier *whole, const cr_hier *h,
+                      const char *build, cr_diag *d) {
   char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
       args[PATH_MAX * 2], leaves[PATH_MAX * 2], agent[PATH_MAX * 2];
   if (!cli_runtime_jar(src, sizeof src))
@@ -198,6 +223,14 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   if ((rc = cli_agent_copy(agent, sizeof agent, real, d))) return rc;
   if (is_dir) snprintf(args, sizeof args, "%s/cccp.args", dir);
   else snprintf(args, sizeof args, "%s.args", out);
+  char summary[PATH_MAX * 2];
+  if (is_dir) snprintf(summary, sizeof summary, "%s/cccp.summary", real);
+  else if (realpath(out, summary)) strcat(summary, ".summary");
+  else snprintf(summary, sizeof summary, "%s.summary", out);
+  if (strchr(summary, '='))
+    return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's -agentpath cannot "
+                       "name a path with '=' in it", summary);
+  if (whole && (rc = whole_summary(summary, whole, d))) return rc;
   size_t nleaves = 0;
   if (is_dir) snprintf(leaves, sizeof leaves, "%s/cccp.leaves", real);
   else if (realpath(out, leaves)) strcat(leaves, ".leaves");
@@ -215,7 +248,7 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   fputs("\n-javaagent:", af.f);
   cli_put_token(af.f, jar);
   fputc('\n', af.f);
-  cli_put_agent(af.f, agent);
+  cli_put_agent(af.f, agent, whole ? summary : NULL);
   if (extra) {
     cli_put_token(af.f, extra);
     fputc('\n', af.f);

@@ -160,6 +160,81 @@ static int init_sensitive(const cr_hclass *c) {
   return clinit;
 }
 
+/* Non-overloadable implies non-wrappable (the paper's section 4.4). */
+static void implied(cr_hmethod *m) {
+  if ((m->flags & CR_HM_NONOVL) && !(m->flags & CR_HM_NONWRAP)) {
+    m->flags |= CR_HM_NONWRAP;
+    m->why[1] = R_IMPLIED;
+  }
+}
+
+/* The seeds of class 'c': its methods marked as the policy, the library
+** boundary and the facts of the paper's section 4.4 say ('mask' and 'ix'
+** are work space of cr_policy_count(p) + 1 entries, and 4 times that). */
+static void seed_class(cr_hier *h, const cr_policy *p, cr_hclass *c,
+                       work *w, uint8_t *mask, uint32_t *ix, size_t nr) {
+  static const cr_pol_kind kinds[4] = {CR_POL_NONOVL, CR_POL_OVL,
+                                       CR_POL_NONWRAP, CR_POL_WRAP};
+  size_t nk[4] = {0, 0, 0, 0};
+  const uint32_t *ovl0 = ix, *ovl1 = ix + nr, *wrap0 = ix + 2 * nr,
+                 *wrap1 = ix + 3 * nr;
+  if (c->instrumented) {
+    cr_policy_prepare(p, c->name, mask);
+    for (int k = 0; k < 4; k++)
+      nk[k] = cr_policy_select(p, kinds[k], mask, ix + (size_t)k * nr);
+  }
+  const char *isid = NULL;
+  if (c->instrumented && init_sensitive(c) &&
+      !(isid = intern_id(h, "iface-clinit")))
+    w->oom = 1;
+  for (uint32_t k = 0; k < c->nmethods; k++) {
+    cr_hmethod *m = &c->methods[k];
+    if (!c->instrumented) {
+      mark(w, m, R_LIBRARY, NULL, NULL, NULL);
+      continue;
+    }
+    if (isid && (m->access & ACC_ABSTRACT)) {
+      mark(w, m, R_SEED, isid, NULL, NULL);
+      continue;
+    }
+    /* It overrides a final method (a class compiled against another
+    ** version of its superclass): the class cannot be loaded, and the
+    ** IncompatibleClassChangeError must name the original, which
+    ** HotSpot may not when a twin overrides the final one's twin. */
+    if ((m->flags & CR_HM_VIRTUAL) && c->super &&
+        !(c->access & ACC_INTERFACE)) {
+      const cr_hmethod *t =
+          cr_hier__select(h, c->super, m->name, m->desc);
+      if (t && (t->access & ACC_FINAL) && !(t->access & ACC_PRIVATE)) {
+        const char *id = intern_id(h, "overrides-final");
+        if (!id) w->oom = 1;
+        mark(w, m, R_SEED, id, NULL, NULL);
+        continue;
+      }
+    }
+    cr_pol_method pm = {c->name, m->name, m->desc, m->access, m->nannots,
+                        m->annots};
+    int r = cr_policy_match_in(p, CR_POL_NONOVL, &pm, ovl0, nk[0]);
+    if (r >= 0 && cr_policy_match_in(p, CR_POL_OVL, &pm, ovl1, nk[1]) < 0) {
+      const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
+      if (!id) w->oom = 1;
+      mark(w, m, R_SEED, id, NULL, NULL);
+    }
+    r = cr_policy_match_in(p, CR_POL_NONWRAP, &pm, wrap0, nk[2]);
+    if (r >= 0 &&
+        cr_policy_match_in(p, CR_POL_WRAP, &pm, wrap1, nk[3]) < 0) {
+      const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
+      if (!id) w->oom = 1;
+      m->flags |= CR_HM_NONWRAP;
+      m->why[1] = R_SEED;
+      m->seed[1] = id;
+    }
+    /* native and non-wrappable => non-overloadable (paper 4.4) */
+    if ((m->access & ACC_NATIVE) && (m->flags & CR_HM_NONWRAP))
+      mark(w, m, R_NATIVE_NONWRAP, NULL, NULL, NULL);
+  }
+}
+
 int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
   if (!h->linked)
     return cr_diag_set(d, CR_EUSAGE, -1, "analysis before linking");
@@ -181,10 +256,8 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
       memset(m->via, 0, sizeof m->via);
     }
   }
-  /* per class, the rules of each kind asked below that are about it */
-  static const cr_pol_kind kinds[4] = {CR_POL_NONOVL, CR_POL_OVL,
-                                       CR_POL_NONWRAP, CR_POL_WRAP};
-  size_t nr = cr_policy_count(p) + 1, nk[4] = {0, 0, 0, 0};
+  /* per class, the rules of each kind asked that are about it */
+  size_t nr = cr_policy_count(p) + 1;
   uint8_t *mask = cr_calloc(nr, 1);
   uint32_t *ix = cr_calloc(4 * nr, sizeof *ix);
   if (!mask || !ix) {
@@ -193,66 +266,8 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
     rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
     goto out;
   }
-  const uint32_t *ovl0 = ix, *ovl1 = ix + nr, *wrap0 = ix + 2 * nr,
-                 *wrap1 = ix + 3 * nr;
-  for (size_t i = 0; i < h->nclasses; i++) {
-    cr_hclass *c = h->sorted[i];
-    if (c->instrumented) {
-      cr_policy_prepare(p, c->name, mask);
-      for (int k = 0; k < 4; k++)
-        nk[k] = cr_policy_select(p, kinds[k], mask, ix + (size_t)k * nr);
-    }
-    const char *isid = NULL;
-    if (c->instrumented && init_sensitive(c) &&
-        !(isid = intern_id(h, "iface-clinit")))
-      w.oom = 1;
-    for (uint32_t k = 0; k < c->nmethods; k++) {
-      cr_hmethod *m = &c->methods[k];
-      if (!c->instrumented) {
-        mark(&w, m, R_LIBRARY, NULL, NULL, NULL);
-        continue;
-      }
-      if (isid && (m->access & ACC_ABSTRACT)) {
-        mark(&w, m, R_SEED, isid, NULL, NULL);
-        continue;
-      }
-      /* It overrides a final method (a class compiled against another
-      ** version of its superclass): the class cannot be loaded, and the
-      ** IncompatibleClassChangeError must name the original, which
-      ** HotSpot may not when a twin overrides the final one's twin. */
-      if ((m->flags & CR_HM_VIRTUAL) && c->super &&
-          !(c->access & ACC_INTERFACE)) {
-        const cr_hmethod *t =
-            cr_hier__select(h, c->super, m->name, m->desc);
-        if (t && (t->access & ACC_FINAL) && !(t->access & ACC_PRIVATE)) {
-          const char *id = intern_id(h, "overrides-final");
-          if (!id) w.oom = 1;
-          mark(&w, m, R_SEED, id, NULL, NULL);
-          continue;
-        }
-      }
-      cr_pol_method pm = {c->name, m->name, m->desc, m->access, m->nannots,
-                          m->annots};
-      int r = cr_policy_match_in(p, CR_POL_NONOVL, &pm, ovl0, nk[0]);
-      if (r >= 0 && cr_policy_match_in(p, CR_POL_OVL, &pm, ovl1, nk[1]) < 0) {
-        const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
-        if (!id) w.oom = 1;
-        mark(&w, m, R_SEED, id, NULL, NULL);
-      }
-      r = cr_policy_match_in(p, CR_POL_NONWRAP, &pm, wrap0, nk[2]);
-      if (r >= 0 &&
-          cr_policy_match_in(p, CR_POL_WRAP, &pm, wrap1, nk[3]) < 0) {
-        const char *id = intern_id(h, cr_policy_rule(p, (size_t)r)->id);
-        if (!id) w.oom = 1;
-        m->flags |= CR_HM_NONWRAP;
-        m->why[1] = R_SEED;
-        m->seed[1] = id;
-      }
-      /* native and non-wrappable => non-overloadable (paper 4.4) */
-      if ((m->access & ACC_NATIVE) && (m->flags & CR_HM_NONWRAP))
-        mark(&w, m, R_NATIVE_NONWRAP, NULL, NULL, NULL);
-    }
-  }
+  for (size_t i = 0; i < h->nclasses; i++)
+    seed_class(h, p, h->sorted[i], &w, mask, ix, nr);
   cr_free(mask);
   cr_free(ix);
   /* The rules, to a fixed point. */
@@ -268,10 +283,7 @@ int cr_hier_analyze(cr_hier *h, const cr_policy *p, cr_diag *d) {
     cr_hclass *c = h->sorted[i];
     for (uint32_t k = 0; k < c->nmethods; k++) {
       cr_hmethod *m = &c->methods[k];
-      if ((m->flags & CR_HM_NONOVL) && !(m->flags & CR_HM_NONWRAP)) {
-        m->flags |= CR_HM_NONWRAP;
-        m->why[1] = R_IMPLIED;
-      }
+      implied(m);
       if (m->saved & 0x80) {
         unsigned now = (m->flags & CR_HM_NONOVL ? 1u : 0) |
                        (m->flags & CR_HM_NONWRAP ? 2u : 0);
@@ -460,4 +472,95 @@ int cr_hier_write_report(const cr_hier *h, FILE *f, cr_diag *d) {
   if (fflush(f) != 0 || ferror(f))
     return cr_diag_set(d, CR_EIO, -1, "cannot write the analysis report");
   return 0;
+}
+
+/*
+** What 'propagate' does at class 'c' (not an interface) for the method
+** 'm' it inherits, if the method 'c' selects for the signature of 'm' is
+** 'm' and non-overloadable: from a class, rule 3 at the interfaces 'c'
+** adds; from an interface, rules 1 and 3.
+*/
+static void inherited(cr_hier *h, work *w, const cr_hclass *c,
+                      const cr_hmethod *m) {
+  if (!(m->flags & CR_HM_VIRTUAL) || !(m->flags & CR_HM_NONOVL) ||
+      cr_hier__declared(h, c, m->name, m->desc) ||
+      cr_hier__select(h, c, m->name, m->desc) != m)
+    return;
+  if (!(m->owner->access & ACC_INTERFACE)) {
+    for (uint32_t i = c->super ? c->super->nall : 0; i < c->nall; i++) {
+      const cr_hmethod *t = cr_hier__declared(h, c->all[i], m->name, m->desc);
+      if (t && (t->flags & CR_HM_VIRTUAL))
+        mark(w, (cr_hmethod *)t, R_RULE3, NULL, m, c);
+    }
+    return;
+  }
+  if (c->super) {
+    const cr_hmethod *t = cr_hier__select(h, c->super, m->name, m->desc);
+    if (t && t != m) mark(w, (cr_hmethod *)t, R_RULE1, NULL, m, c);
+  }
+  for (uint32_t i = 0; i < c->nall; i++) {
+    const cr_hmethod *t = cr_hier__declared(h, c->all[i], m->name, m->desc);
+    if (t && (t->flags & CR_HM_VIRTUAL) && t != m)
+      mark(w, (cr_hmethod *)t, R_RULE3, NULL, m, c);
+  }
+}
+
+/*
+** Extending an analysed hierarchy by one class (the load-time rewriter):
+** the class is linked alone (cr_hier__extend_link), gets its seeds, and
+** the rules run from what it marks, as they would have run with it among
+** the classes: rule 1 and 3 from its own methods, rule 3 for the methods
+** it inherits that are non-overloadable at the interfaces it adds. The
+** other classes' answers change only where the rules say (a method a
+** rewritten class has a twin of may become non-overloadable: its callers
+** then reach the new class through owner checks, as with a summary).
+*/
+int cr_hier_extend(cr_hier *h, cr_class *cf, unsigned kind, uint64_t order,
+                   const cr_policy *p, const cr_hclass **out, cr_diag *d) {
+  *out = NULL;
+  if (!h->analyzed)
+    return cr_diag_set(d, CR_EUSAGE, -1, "extending before the analysis");
+  cr_hclass *c;
+  int rc = cr_hier__extend_link(h, cf, kind, order, &c, d);
+  if (rc) return rc;
+  work w = {0};
+  size_t nr = cr_policy_count(p) + 1;
+  uint8_t *mask = cr_calloc(nr, 1);
+  uint32_t *ix = cr_calloc(4 * nr, sizeof *ix);
+  const cr_hclass **stack = cr_malloc((h->nclasses + 1) * sizeof *stack);
+  if (!mask || !ix || !stack) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  /* live: it, its superclasses and superinterfaces (see mark_live) */
+  if (c->instrumented) {
+    for (cr_hclass *x = c; x && !x->live; x = x->super) x->live = 1;
+    for (uint32_t k = 0; k < c->nall; k++)
+      if (c->all[k]) c->all[k]->live = 1;
+  }
+  seed_class(h, p, c, &w, mask, ix, nr);
+  /* the visits 'propagate' makes at it for what it inherits */
+  if (!(c->access & ACC_INTERFACE)) {
+    for (const cr_hclass *x = c->super; x; x = x->super)
+      for (uint32_t q = 0; q < x->nmethods; q++)
+        inherited(h, &w, c, &x->methods[q]);
+    for (uint32_t k = 0; k < c->nall; k++)
+      for (uint32_t q = 0; c->all[k] && q < c->all[k]->nmethods; q++)
+        inherited(h, &w, c, &c->all[k]->methods[q]);
+  }
+  while (w.head < w.n && !w.oom) propagate(h, &w, w.v[w.head++], stack);
+  if (w.oom) {
+    rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    goto out;
+  }
+  /* non-overloadable => non-wrappable, where anything changed */
+  for (uint32_t k = 0; k < c->nmethods; k++) implied(&c->methods[k]);
+  for (size_t i = 0; i < w.n; i++) implied((cr_hmethod *)w.v[i]);
+  *out = c;
+out:
+  cr_free(w.v);
+  cr_free(stack);
+  cr_free(mask);
+  cr_free(ix);
+  return rc;
 }

@@ -307,8 +307,17 @@ static int why_no_string(cr_cpool *cp, uint32_t i) {
   return tag == CR_CP_UTF8 ? CR_ENOMEM : CR_EFORMAT;
 }
 
+static int add_class(cr_hier *h, cr_class *c, unsigned kind, uint64_t order,
+                     int late, cr_diag *d);
+
 int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
                       uint64_t order, cr_diag *d) {
+  return add_class(h, c, kind, order, 0, d);
+}
+
+/* 'cr_hier_add_class'; 'late': also into a linked hierarchy (extending) */
+static int add_class(cr_hier *h, cr_class *c, unsigned kind, uint64_t order,
+                     int late, cr_diag *d) {
   if (c->flags & ACC_MODULE) return 0;
   const char *name = cr_cf_this_name(c);
   if (!name && why_no_string(c->cp, c->this_class) == CR_ENOMEM)
@@ -421,7 +430,7 @@ int cr_hier_add_class(cr_hier *h, cr_class *c, unsigned kind,
     pre[k].hv = cr_hash(*pre[k].p, pre[k].n);
   }
   pthread_mutex_lock(&h->mu);
-  if (h->linked) {
+  if (h->linked && !late) {
     rc = cr_diag_set(d, CR_EUSAGE, -1, "class %s added after linking", name);
   } else {
     /* Intern in place: the pointers now refer to the session arena. */
@@ -767,6 +776,7 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
   }
 
   /* Method table. */
+  h->nmtab = 0;
   for (h->capm = 64; h->capm < 2 * nm + 2;) h->capm *= 2;
   h->mtab = cr_calloc(h->capm, sizeof *h->mtab + sizeof *h->mtabh);
   if (!h->mtab) goto oom;
@@ -785,6 +795,7 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
       if (!h->mtab[j]) {
         h->mtab[j] = m;
         h->mtabh[j] = (uint32_t)hv;
+        h->nmtab++;
       }
     }
   }
@@ -806,6 +817,142 @@ int cr_hier_link(cr_hier *h, cr_diag *d) {
   }
   cr_hier__leaves(h);
   return rc;
+oom:
+  return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+}
+
+/* ------------------------------------------------------------ extending */
+
+/* Put 'c' among the 'n' classes of 'v' (room for one more), in name
+** order. */
+static void put_sorted(cr_hclass **v, size_t n, cr_hclass *c) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(v[mid]->name, c->name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  memmove(v + lo + 1, v + lo, (n - lo) * sizeof *v);
+  v[lo] = c;
+}
+
+/* 'c' becomes a direct subtype of 'x' (a new copy of the list). */
+static int add_sub(cr_hier *h, cr_hclass *x, cr_hclass *c) {
+  cr_hclass **v = cr_arena_alloc(h->a, (x->nsubs + 1) * sizeof *v);
+  if (!v) return CR_ENOMEM;
+  if (x->nsubs) memcpy(v, x->subs, x->nsubs * sizeof *v);
+  put_sorted(v, x->nsubs, c);
+  x->subs = v;
+  x->nsubs++;
+  return 0;
+}
+
+/* Method 'm' into the method table, which grows at half full. */
+static int mtab_put(cr_hier *h, const cr_hmethod *m) {
+  if ((h->nmtab + 1) * 2 > h->capm) {
+    size_t nc = h->capm * 2;
+    const cr_hmethod **t = cr_calloc(nc, sizeof *t + sizeof(uint32_t));
+    if (!t) return CR_ENOMEM;
+    uint32_t *th = (uint32_t *)(t + nc);
+    for (size_t i = 0; i < h->capm; i++) {
+      if (!h->mtab[i]) continue;
+      size_t j = h->mtabh[i] & (nc - 1);
+      while (t[j]) j = (j + 1) & (nc - 1);
+      t[j] = h->mtab[i];
+      th[j] = h->mtabh[i];
+    }
+    cr_free(h->mtab);
+    h->mtab = t;
+    h->mtabh = th;
+    h->capm = nc;
+  }
+  size_t hv = mhash(m->owner, m->name, m->desc), j = hv & (h->capm - 1);
+  while (h->mtab[j]) {
+    const cr_hmethod *o = h->mtab[j];
+    if (o->owner == m->owner && o->name == m->name && o->desc == m->desc)
+      return 0;
+    j = (j + 1) & (h->capm - 1);
+  }
+  h->mtab[j] = m;
+  h->mtabh[j] = (uint32_t)hv;
+  h->nmtab++;
+  return 0;
+}
+
+int cr_hier__extend_link(cr_hier *h, cr_class *cf, unsigned kind,
+                         uint64_t order, cr_hclass **out, cr_diag *d) {
+  *out = NULL;
+  const char *name = cr_cf_this_name(cf);
+  if (!h->linked) return cr_diag_set(d, CR_EUSAGE, -1, "not linked");
+  if (!name) return cr_diag_set(d, CR_EFORMAT, -1, "class without a name");
+  if (cr_hier_class(h, name))
+    return cr_diag_set(d, CR_EUSAGE, -1, "class %s is known already", name);
+  cr_hclass **sorted = cr_realloc(h->sorted, (h->nclasses + 2) *
+                                                 sizeof *sorted);
+  if (!sorted) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  h->sorted = sorted;
+  size_t n = h->nclasses;
+  int rc = add_class(h, cf, kind, order, 1, d);
+  if (rc) return rc;
+  cr_hclass *c = SYM(cr_hier__find(h, name))->cls;
+  if (!c) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  put_sorted(h->sorted, n, c);
+  /* supertypes: the known ones (a missing one leaves it incomplete) */
+  c->complete = 1;
+  c->super = cls_of(c->super_name);
+  if (c->super_name && (!c->super || !c->super->complete)) c->complete = 0;
+  if (c->nifaces) {
+    c->ifaces = cr_arena_calloc(h->a, c->nifaces, sizeof *c->ifaces);
+    if (!c->ifaces) goto oom;
+  }
+  for (uint32_t k = 0; k < c->nifaces; k++) {
+    c->ifaces[k] = cls_of(c->iface_names[k]);
+    if (!c->ifaces[k] || !c->ifaces[k]->complete) c->complete = 0;
+  }
+  /* the closure of superinterfaces, as 'cr_hier_link' makes it */
+  size_t cap = 1 + (c->super ? c->super->nall : 0);
+  for (uint32_t k = 0; k < c->nifaces; k++)
+    if (c->ifaces[k]) cap += 1 + c->ifaces[k]->nall;
+  cr_hclass **tmp = cr_arena_alloc(h->a, cap * sizeof *tmp);
+  if (!tmp) goto oom;
+  uint32_t k = 0;
+  h->stamp++;
+#define PUT(x) do { if ((x)->stamp != h->stamp) { (x)->stamp = h->stamp; tmp[k++] = (x); } } while (0)
+  if (c->super)
+    for (uint32_t j = 0; j < c->super->nall; j++) PUT(c->super->all[j]);
+  for (uint32_t q = 0; q < c->nifaces; q++) {
+    cr_hclass *f = c->ifaces[q];
+    if (!f) continue;
+    PUT(f);
+    for (uint32_t j = 0; j < f->nall; j++) PUT(f->all[j]);
+  }
+#undef PUT
+  c->all = k ? tmp : NULL;
+  c->nall = k;
+  c->redef_path = c->super && c->super->redef_path;
+  for (uint32_t q = 0; q < c->nifaces; q++)
+    if (c->ifaces[q] && c->ifaces[q]->redef_path) c->redef_path = 1;
+  if (cr_hier_jdk_package(h, c->name)) {
+    c->in_jdk_pkg = 1;
+    c->instrumented = 0;
+    for (uint32_t q = 0; q < c->nmethods; q++)
+      c->methods[q].flags |= CR_HM_LIBRARY;
+  }
+  /* a subtype of its supertypes (an interface not of Object), listed
+  ** once */
+  if (c->super && !is_iface(c) && add_sub(h, c->super, c)) goto oom;
+  for (uint32_t q = 0; q < c->nifaces; q++) {
+    cr_hclass *f = c->ifaces[q];
+    if (!f || f == c->super) continue;
+    int dup = 0;
+    for (uint32_t j = 0; j < q; j++) dup |= c->ifaces[j] == f;
+    if (!dup && add_sub(h, f, c)) goto oom;
+  }
+  for (uint32_t q = 0; q < c->nmethods; q++)
+    if (mtab_put(h, &c->methods[q])) goto oom;
+  c->mid_base = 0;
+  *out = c;
+  return 0;
 oom:
   return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
 }

@@ -142,7 +142,7 @@ struct cr_hier {
   const cr_hmethod **mtab;      /* (owner, name, desc) hash (after link) */
   uint32_t *mtabh;              /* the hash of each 'mtab' slot (same
                                    allocation, after 'mtab') */
-  size_t capm;
+  size_t capm, nmtab;           /* slots, and methods in them */
   const char **missing, **missing_ref;
   size_t nmissing;
   const cr_hmethod **conflicts;
@@ -196,6 +196,14 @@ typedef struct cr_hier__cdef {
 ** the fixed point over a linked hierarchy. */
 int cr_hier__scan_body(cr_class *c, cr_member *m, cr_hier__mdef *md);
 void cr_hier__leaves(cr_hier *h);
+
+/*
+** Add class 'cf' to linked hierarchy 'h' and link it alone (hier.c):
+** its supertypes, closure, place among their subtypes and in the method
+** table; the class to '*out'. The caller analyses it (cr_hier_extend).
+*/
+int cr_hier__extend_link(cr_hier *h, cr_class *cf, unsigned kind,
+                         uint64_t order, cr_hclass **out, cr_diag *d);
 
 /* Insert 'def' (strings already interned); call with 'mu' held. */
 int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d);

@@ -64,7 +64,7 @@ static int external(const cr_hclass *c) {
   return (c->order >> 32) == CR_HIER_EXTERNAL;
 }
 
-static int encode(const cr_hier *h, cr_buf *b) {
+static int encode(const cr_hier *h, cr_buf *b, int all) {
   const char **tab = NULL;
   size_t n = 0, cap = 0;
   int oom = 0;
@@ -73,7 +73,7 @@ static int encode(const cr_hier *h, cr_buf *b) {
   size_t nsaved = 0;
   for (size_t i = 0; i < h->nclasses; i++) {
     const cr_hclass *c = h->sorted[i];
-    if (external(c)) continue;
+    if (external(c) && !all) continue;
     nsaved++;
     use(c->name, &tab, &n, &cap, &oom);
     use(c->super_name, &tab, &n, &cap, &oom);
@@ -101,7 +101,7 @@ static int encode(const cr_hier *h, cr_buf *b) {
   cr_buf_u4(b, (uint32_t)nsaved);
   for (size_t i = 0; i < h->nclasses; i++) {
     const cr_hclass *c = h->sorted[i];
-    if (external(c)) continue;
+    if (external(c) && !all) continue;
     cr_buf_u4(b, ix(c->name));
     cr_buf_u4(b, ix(c->super_name));
     cr_buf_u2(b, c->access);
@@ -131,7 +131,7 @@ static int encode(const cr_hier *h, cr_buf *b) {
 }
 
 /* The summary file's bytes into 'b' (initialised). */
-static int summary_bytes(const cr_hier *h, cr_buf *b, cr_diag *d) {
+static int summary_bytes(const cr_hier *h, cr_buf *b, int all, cr_diag *d) {
   if (!h->linked)
     return cr_diag_set(d, CR_EUSAGE, -1, "summary of an unlinked hierarchy");
   cr_buf_put(b, MAGIC, 8);
@@ -139,7 +139,7 @@ static int summary_bytes(const cr_hier *h, cr_buf *b, cr_diag *d) {
   cr_buf_u4(b, 0);              /* CRC, patched */
   cr_buf_u4(b, 0);
   cr_buf_u4(b, 0);              /* length, patched */
-  if (encode(h, b)) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  if (encode(h, b, all)) return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
   uint64_t plen = b->len - HDR;
   uLong crc = crc32(0L, Z_NULL, 0);
   for (size_t off = HDR; off < b->len;) {   /* crc32 takes uInt lengths */
@@ -153,10 +153,10 @@ static int summary_bytes(const cr_hier *h, cr_buf *b, cr_diag *d) {
   return 0;
 }
 
-int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d) {
+static int save_stream(const cr_hier *h, FILE *f, int all, cr_diag *d) {
   cr_buf b;
   cr_buf_init(&b);
-  int rc = summary_bytes(h, &b, d);
+  int rc = summary_bytes(h, &b, all, d);
   if (rc == 0 && fwrite(b.data, 1, b.len, f) != b.len)
     rc = cr_diag_set(d, CR_EIO, -1, "cannot write the summary: %s",
                      strerror(errno));
@@ -164,10 +164,18 @@ int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d) {
   return rc;
 }
 
+int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d) {
+  return save_stream(h, f, 0, d);
+}
+
+int cr_hier_save_whole(const cr_hier *h, FILE *f, cr_diag *d) {
+  return save_stream(h, f, 1, d);
+}
+
 int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d) {
   cr_buf b;
   cr_buf_init(&b);
-  int rc = summary_bytes(h, &b, d);
+  int rc = summary_bytes(h, &b, 0, d);
   if (rc) {
     cr_buf_free(&b);
     return rc;

@@ -490,6 +490,116 @@ static char *answers(cr_hier *h, const char *const *classes, size_t n) {
   return (char *)b.data;
 }
 
+/* Every class's methods and flags (not the leaf bit), in name order. */
+static char *all_answers(cr_hier *h) {
+  cr_buf b;
+  cr_buf_init(&b);
+  for (size_t i = 0; i < cr_hier_class_count(h); i++) {
+    const cr_hclass *c = cr_hier_class_at(h, i);
+    for (uint32_t k = 0; k < cr_hclass_method_count(c); k++) {
+      const cr_hmethod *m = cr_hclass_method_at(c, k);
+      char line[1024];
+      snprintf(line, sizeof line, "%s.%s%s %u\n", cr_hclass_name(c),
+               cr_hmethod_name(m), cr_hmethod_desc(m),
+               cr_hmethod_flags(m) & ~(unsigned)CR_HM_LEAF);
+      cr_buf_puts(&b, line);
+    }
+  }
+  cr_buf_u1(&b, 0);
+  return (char *)b.data;
+}
+
+/*
+** A hierarchy extended by one class (the load-time rewriter's way) gives
+** every answer the analysis of all the classes together gives: for each
+** fixture class that no other one extends or implements, the others are
+** linked and analysed first, then it is added with cr_hier_extend.
+*/
+START_TEST(test_hier_rules__extend) {
+  int lrc;
+  cr_diag d, ld;
+  cr_diag_clear(&d);
+  cr_hier *whole = build(0, &lrc, &ld);
+  ck_assert_int_eq(lrc, 0);
+  char *want = all_answers(whole);
+  cr_policy *p;
+  ck_assert_int_eq(cr_policy_new(&p, 1, &d), 0);
+  ck_assert_int_eq(cr_policy_load_mem(p, SEEDS, strlen(SEEDS), "seeds", &d),
+                   0);
+  tu_files f = hi_files();
+  size_t tried = 0;
+  for (size_t x = 0; x < f.n; x++) {
+    const char *sx = simple_name(f.path[x]);
+    char name[256];
+    snprintf(name, sizeof name, "hi/%s", sx);
+    const cr_hclass *hx = cr_hier_class(whole, name);
+    if (kind_of(sx) != 1 || !hx || strncmp(sx, "Cy", 2) == 0) continue;
+    int extended = 0;               /* another class's supertype? */
+    for (size_t i = 0; i < cr_hier_class_count(whole) && !extended; i++) {
+      const cr_hclass *c = cr_hier_class_at(whole, i);
+      const char *sup = cr_hclass_super(c);
+      if (sup && strcmp(sup, name) == 0) extended = 1;
+      for (uint32_t k = 0; k < cr_hclass_all_iface_count(c); k++) {
+        const cr_hclass *it = cr_hclass_all_iface_at(c, k);
+        if (it && it == hx) extended = 1;
+      }
+    }
+    if (extended) continue;
+    cr_hier *h = with_object(0);
+    uint8_t *xb = NULL;
+    size_t xn = 0;
+    for (size_t i = 0; i < f.n; i++) {
+      const char *s = simple_name(f.path[i]);
+      int k = kind_of(s);
+      if (k < 0 || strncmp(s, "Cy", 2) == 0) continue;
+      size_t n;
+      uint8_t *b = tu_slurp(f.path[i], &n);
+      ck_assert_ptr_nonnull(b);
+      if (i == x) {
+        xb = b;
+        xn = n;
+        continue;
+      }
+      add_bytes(h, b, n, k, i + 1, 0);
+      free(b);
+    }
+    ck_assert_int_eq(cr_hier_link(h, &d), 0);
+    ck_assert_int_eq(cr_hier_analyze(h, p, &d), 0);
+    cr_arena *a = cr_arena_new();
+    cr_class *c;
+    ck_assert_int_eq(cr_cf_parse(&c, a, xb, xn, &d), 0);
+    const cr_hclass *got;
+    ck_assert_int_eq(cr_hier_extend(h, c, CR_HIER_INSTRUMENTED, x + 1, p,
+                                    &got, &d), 0);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_ptr_eq(cr_hier_class(h, name), got);
+    /* a class known already is refused */
+    const cr_hclass *again;
+    ck_assert_int_eq(cr_hier_extend(h, c, CR_HIER_INSTRUMENTED, x + 1, p,
+                                    &again, &d), CR_EUSAGE);
+    char *have = all_answers(h);
+    ck_assert_msg(strcmp(have, want) == 0, "extended by %s:\n%s\nwant:\n%s",
+                  name, have, want);
+    /* its methods are in the method table, and calls resolve to them */
+    for (uint32_t k = 0; k < cr_hclass_method_count(got); k++) {
+      const cr_hmethod *m = cr_hclass_method_at(got, k);
+      ck_assert_ptr_eq(cr_hier_method(h, name, cr_hmethod_name(m),
+                                      cr_hmethod_desc(m)), m);
+    }
+    free(have);
+    free(xb);
+    cr_arena_free(a);
+    cr_hier_free(h);
+    tried++;
+  }
+  ck_assert_uint_gt(tried, 10);
+  tu_files_free(&f);
+  cr_policy_free(p);
+  free(want);
+  cr_hier_free(whole);
+}
+END_TEST
+
 static const char *const SOME[] = {
   "hi/R1A", "hi/R1C", "hi/R3I", "hi/CI", "hi/CA", "hi/DfTop", "hi/DfI",
   "hi/NaA", "hi/NaB", "hi/NvA", "hi/LbInst", "hi/LbBase", "hi/MsA"};
@@ -1282,6 +1392,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__redefined);
   tcase_add_test(tc, test_hier_rules__jdk_packages);
   tcase_add_test(tc, test_hier_rules__leaves);
+  tcase_add_test(tc, test_hier_rules__extend);
   suite_add_tcase(s, tc);
   return s;
 }

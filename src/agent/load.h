@@ -1,0 +1,21 @@
+/*
+** load.h -- the load-time rewriter of the native agent (load.c).
+*/
+#ifndef CCCP_AGENT_LOAD_H
+#define CCCP_AGENT_LOAD_H
+
+#include <jvmti.h>
+
+/*
+** 'summary' is the path the options of
+** -agentpath give, the hierarchy summary of the rewrite that wrote the
+** options file. The hook is ClassFileLoadHook's callback.
+*/
+int cr_agent_load_init(const char *summary);
+void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
+                                 jobject loader, const char *name,
+                                 jobject domain, jint len,
+                                 const unsigned char *data, jint *new_len,
+                                 unsigned char **new_data);
+
+#endif
