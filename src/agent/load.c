@@ -147,7 +147,11 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
   if (!a) return -1;
   int rc = 1, added = 0;
   cr_class *c;
-  if (cr_cf_parse(&c, a, in, len, &d) != 0) goto fail;
+  /* bytes that are no class file: the JVM says so itself */
+  if (cr_cf_parse(&c, a, in, len, &d) != 0) {
+    rc = d.code == CR_ENOMEM ? -1 : 1;
+    goto out;
+  }
   /* its supertypes known (a superclass loads after its subclass's hook) */
   const char *sup = c->super_class ? cr_cp_class_name(c->cp, c->super_class)
                                     : NULL;

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The load-time rewriter (cccp-rewrite --load-time: the native agent
+# instruments, as they load, the classes that were not rewritten).
+# Checked on JDK 17 and 25 (where installed), in app mode:
+# - classes a program defines at run time from bytes (lt.Define): a small
+#   one and a subclass of a rewritten class are nodes with their exact
+#   call counts; one whose method would pass 64 KiB once instrumented
+#   runs as it is, with one warning; bytes that are no class file fail
+#   as plainly (ClassFormatError), the JVM unharmed; every output line
+#   as plainly; -Dcccp.load=off leaves them all as they are;
+# - scripts compiled to classes at run time: a Groovy script's fib and a
+#   Clojure fn fib (Debian's groovy and clojure, their jars rewritten)
+#   are nodes with the calls the program makes (2 fib(21) - 1 = 21891
+#   for fib(20)), the output as plainly; without --load-time they are
+#   not in the profile.
+# Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+suite_tmp
+use_jdks
+[ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
+  >/dev/null || { fail "build cccp-report"; finish; exit 1; }
+export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+P=$ROOT/tests/programs/loadtime
+
+# calls FILE METHOD: METHOD's calls over the whole profile
+calls() {
+  "$REPORT" top --merge-threads --methods -n 0 "$1" |
+    awk -v m="$2" '$NF == m { print $1; found = 1 } END { if (!found) print 0 }'
+}
+
+check "compile the programs" "$JDK17/bin/javac" -d "$T/cls" "$P"/lt/*.java
+check "compile the classes they define" "$JDK17/bin/javac" -cp "$T/cls" \
+  -d "$T/def" "$P"/defined/lt/*.java
+# a method whose instrumented code would pass 64 KiB: 10,000 calls
+python3 - "$T/big/lt/Huge.java" <<'PY'
+import os, sys
+os.makedirs(os.path.dirname(sys.argv[1]), exist_ok=True)
+with open(sys.argv[1], "w") as f:
+    f.write("package lt; public class Huge { static int f(int x) "
+            "{ return x * 31 + 7; } public static int run() { int x = 1;\n")
+    f.write("x = f(x);\n" * 10000)
+    f.write("return x; } }\n")
+PY
+check "compile a class too large to instrument" "$JDK17/bin/javac" \
+  -d "$T/def" "$T/big/lt/Huge.java"
+printf 'not a class file' >"$T/def/Bad.class"
+(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/lt.jar" lt)
+expect_exit 0 "rewrite the program with --load-time" \
+  "$REWRITE" -q --load-time "$T/lt.jar" -o "$T/app/"
+check "its options give the agent the rewrite's hierarchy" \
+  grep -q "^-agentpath:.*libcccp-agent.so=$T/app/cccp.summary\$" "$T/app/cccp.args"
+DEF=(lt.Small "$T/def/lt/Small.class" lt.Sub "$T/def/lt/Sub.class"
+     lt.Huge "$T/def/lt/Huge.class" lt.Bad "$T/def/Bad.class")
+
+groovy_cp=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done)
+clojure_cp="/usr/share/java/clojure-1.11.jar /usr/share/java/spec.alpha.jar
+  /usr/share/java/core.specs.alpha.jar"
+printf 'def fib(n) { n < 2 ? n : fib(n - 1) + fib(n - 2) }\nprintln "fib=" + fib(20)\n' \
+  >"$T/fib.groovy"
+printf '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(println (str "fib=" (fib 20)))\n' \
+  >"$T/fib.clj"
+# shellcheck disable=SC2086
+expect_exit 0 "rewrite Groovy's jars with --load-time" \
+  "$REWRITE" -q --load-time $groovy_cp -o "$T/groovy/"
+# shellcheck disable=SC2086
+expect_exit 0 "rewrite Clojure's jars with --load-time" \
+  "$REWRITE" -q --load-time $clojure_cp -o "$T/clojure/"
+# shellcheck disable=SC2086
+expect_exit 0 "rewrite Clojure's jars without it" \
+  "$REWRITE" -q $clojure_cp -o "$T/clojure-aot/"
+# cp DIR JARS...: the rewritten copies of JARS in DIR, as a class path
+cp_of() {
+  local dir=$1 j out=""
+  shift
+  for j in "$@"; do out="$out${out:+:}$dir/${j##*/}"; done
+  echo "$out"
+}
+
+for J in "${JDKS[@]}"; do
+  v=$(jdk_version "$J")
+  echo "-- JDK $v"
+  "$J/bin/java" -cp "$T/lt.jar" lt.Define "${DEF[@]}" >"$T/d$v.plain" 2>&1
+  "$J/bin/java" @"$T/app/cccp.args" -cp "$T/app/lt.jar" \
+    -Dcccp.out="$T/d$v.xml" lt.Define "${DEF[@]}" >"$T/d$v.out" 2>"$T/d$v.err"
+  check "JDK $v: classes defined at run time print as plainly" \
+    cmp "$T/d$v.plain" "$T/d$v.out"
+  check "JDK $v: ... (bytes that are no class fail alike)" \
+    grep -qx 'lt.Bad java.lang.ClassFormatError' "$T/d$v.out"
+  check "JDK $v: a class defined at run time is a node, its calls exact" \
+    test "$(calls "$T/d$v.xml" 'lt/Small.g(I)I')" = 100
+  check "JDK $v: ... and so is a subclass of a rewritten class" \
+    test "$(calls "$T/d$v.xml" 'lt/Sub.step(I)I')" = 50
+  check "JDK $v: a class too large to instrument runs as it is, with one warning" \
+    bash -c "[ \$(wc -l <'$T/d$v.err') = 1 ] &&
+      grep -q '^cccp: lt/Huge: .*run()I left uninstrumented' '$T/d$v.err'"
+  "$J/bin/java" @"$T/app/cccp.args" -Dcccp.load=off -cp "$T/app/lt.jar" \
+    -Dcccp.out="$T/off$v.xml" lt.Define "${DEF[@]}" >"$T/off$v.out" 2>&1
+  check "JDK $v: -Dcccp.load=off: as plainly, the classes as they are" \
+    bash -c "cmp -s '$T/d$v.plain' '$T/off$v.out' &&
+      [ \$(grep -c 'lt/Small' '$T/off$v.xml') = 0 ]"
+
+  # shellcheck disable=SC2086
+  gcp=$(cp_of "$T/groovy" $groovy_cp)
+  # shellcheck disable=SC2086
+  ccp=$(cp_of "$T/clojure" $clojure_cp)
+  # shellcheck disable=SC2086
+  "$J/bin/java" -cp "$(echo $groovy_cp | tr ' ' :)" groovy.ui.GroovyMain \
+    "$T/fib.groovy" >"$T/g$v.plain" 2>&1
+  "$J/bin/java" @"$T/groovy/cccp.args" -cp "$gcp" -Dcccp.out="$T/g$v.xml" \
+    groovy.ui.GroovyMain "$T/fib.groovy" >"$T/g$v.out" 2>&1
+  check "JDK $v: Groovy: the script prints as plainly" \
+    bash -c "cmp -s '$T/g$v.plain' '$T/g$v.out' && grep -qx fib=6765 '$T/g$v.out'"
+  check "JDK $v: Groovy: the script's fib is a node, 21891 calls" \
+    test "$(calls "$T/g$v.xml" 'fib.fib(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+  # shellcheck disable=SC2086
+  "$J/bin/java" -cp "$(echo $clojure_cp | tr ' ' :)" clojure.main "$T/fib.clj" \
+    >"$T/c$v.plain" 2>&1
+  "$J/bin/java" @"$T/clojure/cccp.args" -cp "$ccp" -Dcccp.out="$T/c$v.xml" \
+    clojure.main "$T/fib.clj" >"$T/c$v.out" 2>&1
+  check "JDK $v: Clojure: the program prints as plainly" \
+    bash -c "cmp -s '$T/c$v.plain' '$T/c$v.out' && grep -qx fib=6765 '$T/c$v.out'"
+  check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
+    test "$(calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+  # shellcheck disable=SC2086
+  "$J/bin/java" @"$T/clojure-aot/cccp.args" \
+    -cp "$(cp_of "$T/clojure-aot" $clojure_cp)" -Dcccp.out="$T/a$v.xml" \
+    clojure.main "$T/fib.clj" >/dev/null 2>&1
+  check "JDK $v: Clojure without --load-time: fib is not in the profile" \
+    test "$(calls "$T/a$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 0
+done
+
+finish
