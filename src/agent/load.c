@@ -47,7 +47,8 @@ int cr_agent_load_init(const char *summary) {
   return L.summary_path ? 0 : -1;
 }
 
-/* Packages of the JDK's own modules (and of the runtime): never here. */
+/* The JDK's packages and the runtime's, at a glance (the hierarchy knows
+** the JDK's packages exactly: cr_hclass_in_jdk_package). */
 static int jdk_name(const char *n) {
   static const char *const pre[] = {"java/", "javax/", "jdk/", "sun/",
                                     "com/sun/", "cccp/rt/", "org/ietf/jgss/",

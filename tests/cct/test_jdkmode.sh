@@ -267,7 +267,9 @@ for J in "${JDKS[@]}"; do
       want=$("$J/bin/java" -cp "$T/vt$v/many.jar" vt.Many $m)
       for how in jdk app; do
         [ $how = app ] && [ "${m%% *}" = v ] && continue
-        got=$("$J/bin/java" @"$T/vt$v/$how/cccp.args" -Dcccp.out="$T/vt.xml" \
+        # (a hang fails the check instead of holding the suite: see
+        # docs/design.md, "Known, not solved")
+        got=$(timeout -s KILL 300 "$J/bin/java" @"$T/vt$v/$how/cccp.args" -Dcccp.out="$T/vt.xml" \
               -cp "$T/vt$v/$how/many.jar" vt.Many $m 2>&1)
         n=$(grep -c '<tree' "$T/vt.xml")
         if [ "$got" = "$want" ] && [ "$n" -le 8 ]; then
@@ -280,7 +282,7 @@ for J in "${JDKS[@]}"; do
     # bounded memory: 100,000 virtual threads (64 at a time) in a 64 MB
     # heap, which one tree per thread would not fit
     want=$("$J/bin/java" -Xmx64m -cp "$T/vt$v/many.jar" vt.Many v 100000)
-    got=$("$J/bin/java" -Xmx64m @"$T/vt$v/jdk/cccp.args" -Dcccp.out="$T/vt.xml" \
+    got=$(timeout -s KILL 300 "$J/bin/java" -Xmx64m @"$T/vt$v/jdk/cccp.args" -Dcccp.out="$T/vt.xml" \
           -cp "$T/vt$v/jdk/many.jar" vt.Many v 100000 2>&1)
     n=$(grep -c '<tree' "$T/vt.xml")
     if [ "$got" = "$want" ] && [ "$n" -le 8 ]; then

@@ -55,6 +55,10 @@ final class Budget {
   /** The id of the method "(folded)" of fold nodes, 0 until needed. */
   static volatile int fold;
 
+
+  /* the budget's lock: nothing holds it while calling out */
+  private static final Object LOCK = new Object();
+
   /* memory kept for the end: the native agent drops it as the main
   ** thread ends (libcccp-agent.so, by this name), the dump at exit as it
   ** starts (free) */
@@ -159,7 +163,7 @@ final class Budget {
   ** table a larger one replaced) go back to tree 'r''s reserve. */
   static void give(CC.Root r, long n) {
     if (r == null) {
-      synchronized (Budget.class) {
+      synchronized (LOCK) {
         used -= n;
       }
       return;
@@ -172,8 +176,15 @@ final class Budget {
    * At least 'n' bytes and up to 'chunk' from the budget (fewer as it
    * runs out: a chunk is at most a 64th of what is left), or 0.
    */
-  private static synchronized long grant(long n, long chunk, boolean force,
-                                         boolean fold) {
+  private static long grant(long n, long chunk, boolean force,
+                           boolean fold) {
+    synchronized (LOCK) {
+      return grantLocked(n, chunk, force, fold);
+    }
+  }
+
+  private static long grantLocked(long n, long chunk, boolean force,
+                                  boolean fold) {
     long cap = heapFull && !force ? used : fold ? hard : soft;
     long left = cap - used;
     if (left < n && !force) {
@@ -190,11 +201,13 @@ final class Budget {
   }
 
   /** Tree 'r' is dropped: its bytes and its reserve go back. */
-  static synchronized void release(CC.Root r) {
-    used -= r.bytes + r.reserve;
-    r.bytes = 0;
-    r.reserve = 0;
-    softFull = hardFull = false;
+  static void release(CC.Root r) {
+    synchronized (LOCK) {
+      used -= r.bytes + r.reserve;
+      r.bytes = 0;
+      r.reserve = 0;
+      softFull = hardFull = false;
+    }
   }
 
   /** The heap had no room for a node: no tree grows from now on. */
@@ -203,20 +216,22 @@ final class Budget {
     if (since == 0) since = System.currentTimeMillis();
   }
 
-  /** Register the method of fold nodes (when the first fold happens). */
-  static synchronized void registerFold() {
-    if (fold == 0) {
-      try {
-        fold = CC.register("cccp", "(folded)", "", 0, 8);
-      } catch (OutOfMemoryError e) {
-        full();
-      }
-    }
+  /*
+   * Register the method of fold nodes (when the first fold happens);
+   * threads that race here get the same id.
+   */
+  static void registerFold() {
+    if (fold != 0) return;
+    int id = CC.register("cccp", "(folded)", "", 0, 8);
+    if (id == 0) full();                // the heap is full (CC.register)
+    else fold = id;
   }
 
   /** The bytes granted so far (the dump reports it). */
-  static synchronized long used() {
-    return used;
+  static long used() {
+    synchronized (LOCK) {
+      return used;
+    }
   }
 
   /** Give up the reserve: the dump at exit runs in what it frees. */

@@ -1045,11 +1045,11 @@ public class CC {
     ** with the dump inserted into the JDK, keep it for CC.exit. */
     private static void hook() {
       if (hooked || off) return;
+      hooked = true;                  // before: the work registers too
       try {
         Priv.hook();
-        hooked = true;
       } catch (OutOfMemoryError e) {
-        /* tried again at the next registration or root */
+        hooked = false;               // tried again at the next one
       }
     }
 
