@@ -153,3 +153,18 @@ deps_jar_dir() {
   wc -l <"$keep"
   rm -f "$keep"
 }
+
+# use_report: cccp-report built when CCCP_REPORT names none (the suite
+# ends if it cannot be), and CCCP_RT the build's runtime unless given
+use_report() {
+  [ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
+    >/dev/null || { fail "build cccp-report"; finish; exit 1; }
+  export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+}
+
+# method_calls FILE METHOD: METHOD's calls over the whole profile (every
+# thread, every context), "pkg/Cls.name(desc)"; 0 when it is not there
+method_calls() {
+  "$REPORT" top --merge-threads --methods -n 0 "$1" |
+    awk -v m="$2" '$NF == m { print $1; found = 1 } END { if (!found) print 0 }'
+}

@@ -19,16 +19,8 @@ source "$(dirname "$0")/../lib.sh"
 
 suite_tmp
 use_jdks
-[ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
-  >/dev/null || { fail "build cccp-report"; finish; exit 1; }
-export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+use_report
 P=$ROOT/tests/programs/loadtime
-
-# calls FILE METHOD: METHOD's calls over the whole profile
-calls() {
-  "$REPORT" top --merge-threads --methods -n 0 "$1" |
-    awk -v m="$2" '$NF == m { print $1; found = 1 } END { if (!found) print 0 }'
-}
 
 check "compile the programs" "$JDK17/bin/javac" -d "$T/cls" "$P"/lt/*.java
 check "compile the classes they define" "$JDK17/bin/javac" -cp "$T/cls" \
@@ -89,9 +81,9 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: ... (bytes that are no class fail alike)" \
     grep -qx 'lt.Bad java.lang.ClassFormatError' "$T/d$v.out"
   check "JDK $v: a class defined at run time is a node, its calls exact" \
-    test "$(calls "$T/d$v.xml" 'lt/Small.g(I)I')" = 100
+    test "$(method_calls "$T/d$v.xml" 'lt/Small.g(I)I')" = 100
   check "JDK $v: ... and so is a subclass of a rewritten class" \
-    test "$(calls "$T/d$v.xml" 'lt/Sub.step(I)I')" = 50
+    test "$(method_calls "$T/d$v.xml" 'lt/Sub.step(I)I')" = 50
   check "JDK $v: a class too large to instrument runs as it is, with one warning" \
     bash -c "[ \$(wc -l <'$T/d$v.err') = 1 ] &&
       grep -q '^cccp: lt/Huge: .*run()I left uninstrumented' '$T/d$v.err'"
@@ -113,7 +105,7 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: Groovy: the script prints as plainly" \
     bash -c "cmp -s '$T/g$v.plain' '$T/g$v.out' && grep -qx fib=6765 '$T/g$v.out'"
   check "JDK $v: Groovy: the script's fib is a node, 21891 calls" \
-    test "$(calls "$T/g$v.xml" 'fib.fib(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+    test "$(method_calls "$T/g$v.xml" 'fib.fib(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
   # shellcheck disable=SC2086
   "$J/bin/java" -cp "$(echo $clojure_cp | tr ' ' :)" clojure.main "$T/fib.clj" \
     >"$T/c$v.plain" 2>&1
@@ -122,13 +114,13 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: Clojure: the program prints as plainly" \
     bash -c "cmp -s '$T/c$v.plain' '$T/c$v.out' && grep -qx fib=6765 '$T/c$v.out'"
   check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
-    test "$(calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+    test "$(method_calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
   # shellcheck disable=SC2086
   "$J/bin/java" @"$T/clojure-aot/cccp.args" \
     -cp "$(cp_of "$T/clojure-aot" $clojure_cp)" -Dcccp.out="$T/a$v.xml" \
     clojure.main "$T/fib.clj" >/dev/null 2>&1
   check "JDK $v: Clojure without --load-time: fib is not in the profile" \
-    test "$(calls "$T/a$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 0
+    test "$(method_calls "$T/a$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 0
 done
 
 finish

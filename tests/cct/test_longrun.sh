@@ -30,9 +30,7 @@ source "$(dirname "$0")/../lib.sh"
 
 suite_tmp
 use_jdks
-[ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
-  >/dev/null || { fail "build cccp-report"; finish; exit 1; }
-export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+use_report
 
 check "compile the long-run programs" "$JDK17/bin/javac" -d "$T/cls" \
   "$ROOT"/tests/programs/longrun/lr/*.java
@@ -40,12 +38,6 @@ check "compile the long-run programs" "$JDK17/bin/javac" -d "$T/cls" \
 expect_exit 0 "rewrite the long-run programs (app mode)" \
   "$REWRITE" -q "$T/lr.jar" -o "$T/app/"
 
-# calls FILE METHOD: METHOD's calls over the whole profile (all threads,
-# every context), "pkg/Cls.name(desc)"
-calls() {
-  "$REPORT" top --merge-threads --methods -n 0 "$1" |
-    awk -v m="$2" '$NF == m { print $1; found = 1 } END { if (!found) print 0 }'
-}
 # attr FILE NAME: attribute NAME of the profile's <cct> element (gzip or not)
 attr() {
   gzip -dcf "$1" | sed -n '2s/.* '"$2"'="\([^"]*\)".*/\1/p'
@@ -56,7 +48,7 @@ same_totals() {
   local f=$1 out=$2 what=$3 m ok=1 want got
   for m in a b c e; do
     want=$(awk -v m=$m '$1 == m { print $2 }' "$out")
-    got=$(calls "$f" "lr/Recurse.$m(I)J")
+    got=$(method_calls "$f" "lr/Recurse.$m(I)J")
     [ "$want" = "$got" ] || { ok=0; echo "    $m: program $want, profile $got"; }
   done
   [ $ok = 1 ] && pass "$what" || fail "$what"
@@ -80,7 +72,7 @@ oom() {         # oom TAG JAVA ARGS...: plain and instrumented Hog
   check "$tag: ... and the JVM reports the error as plainly" \
     bash -c "! grep -Evq '$oom_report' '$T/$tag.heout' && grep -q OutOfMemoryError '$T/$tag.heout'"
   check "$tag: ... and the profile is written, its counts whole" \
-    test "$(calls "$T/$tag-oom.xml" 'lr/Hog.work(I)V')" = 12345
+    test "$(method_calls "$T/$tag-oom.xml" 'lr/Hog.work(I)V')" = 12345
 }
 
 recover() {     # recover TAG JAVA ARGS...: plain and instrumented Recover
@@ -95,7 +87,7 @@ recover() {     # recover TAG JAVA ARGS...: plain and instrumented Recover
   check "$tag: ... prints the same (the JVM's threads survive, no error escapes the runtime)" \
     cmp "$T/$tag.rplain" "$T/$tag.rout"
   check "$tag: ... and its profile counts every call" \
-    test "$(calls "$T/$tag-rec.xml" 'lr/Recover.work(I)V')" = 20000
+    test "$(method_calls "$T/$tag-rec.xml" 'lr/Recover.work(I)V')" = 20000
 }
 
 recurse() {     # recurse TAG JAVA ARGS...: plain and instrumented Recurse
@@ -151,19 +143,19 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: the snapshots are taken (Snapshot.take answers 0)" \
     test "$(grep -c '^snapshot .* 0$' "$T/ph$v.out")" = 2
   check "JDK $v: a profile named .xml.gz is gzip" gzip -t "$T/s2-$v.xml.gz"
-  got="$(calls "$T/s1-$v.xml" 'lr/Phases.work(I)V') $(calls "$T/s2-$v.xml.gz" 'lr/Phases.work(I)V') $(calls "$T/f$v.xml" 'lr/Phases.work(I)V')"
+  got="$(method_calls "$T/s1-$v.xml" 'lr/Phases.work(I)V') $(method_calls "$T/s2-$v.xml.gz" 'lr/Phases.work(I)V') $(method_calls "$T/f$v.xml" 'lr/Phases.work(I)V')"
   check "JDK $v: each interval holds its own phase's calls ($got)" \
     test "$got" = "1000 2000 3000"
-  sum=$(( $(calls "$T/s1-$v.xml" 'lr/Phases.busy()V') + \
-          $(calls "$T/s2-$v.xml.gz" 'lr/Phases.busy()V') + \
-          $(calls "$T/f$v.xml" 'lr/Phases.busy()V') ))
+  sum=$(( $(method_calls "$T/s1-$v.xml" 'lr/Phases.busy()V') + \
+          $(method_calls "$T/s2-$v.xml.gz" 'lr/Phases.busy()V') + \
+          $(method_calls "$T/f$v.xml" 'lr/Phases.busy()V') ))
   check "JDK $v: a thread's calls throughout add up over the intervals ($sum, counted $busy)" \
     test "$sum" = "$busy"
   check "JDK $v: the second interval says it follows a reset" \
     test "$(attr "$T/s2-$v.xml.gz" resets)" = 1
   "$J/bin/java" "${A[@]}" -Dlr.noreset=true -Dcccp.out="$T/g$v.xml" lr.Phases \
     "$T/c1-$v.xml" "$T/c2-$v.xml" >/dev/null 2>&1
-  got="$(calls "$T/c1-$v.xml" 'lr/Phases.work(I)V') $(calls "$T/c2-$v.xml" 'lr/Phases.work(I)V') $(calls "$T/g$v.xml" 'lr/Phases.work(I)V')"
+  got="$(method_calls "$T/c1-$v.xml" 'lr/Phases.work(I)V') $(method_calls "$T/c2-$v.xml" 'lr/Phases.work(I)V') $(method_calls "$T/g$v.xml" 'lr/Phases.work(I)V')"
   check "JDK $v: snapshots without a reset are cumulative ($got)" \
     test "$got" = "1000 3000 6000"
 
@@ -174,9 +166,9 @@ for J in "${JDKS[@]}"; do
   ticks=$(awk '$1 == "ticks" { print $2 }' "$T/iv$v.out")
   n=$(ls "$T/iv$v" | grep -c '^p\.[0-9]*\.xml$')
   check "JDK $v: cccp.interval=0.25 writes numbered snapshots ($n)" test "$n" -ge 3
-  sum=$(calls "$T/iv$v/p.xml" 'lr/Ticks.tick()V')
+  sum=$(method_calls "$T/iv$v/p.xml" 'lr/Ticks.tick()V')
   for f in "$T/iv$v"/p.[0-9]*.xml; do
-    sum=$((sum + $(calls "$f" 'lr/Ticks.tick()V')))
+    sum=$((sum + $(method_calls "$f" 'lr/Ticks.tick()V')))
   done
   check "JDK $v: ... whose intervals add up with the profile at exit ($sum, counted $ticks)" \
     test "$sum" = "$ticks"
@@ -190,7 +182,7 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: SIGTERM: the exit status is the plain run's ($rc0)" \
     test "$rc0" = "$rc1" -a "$rc0" = 143
   check "JDK $v: ... and the profile is written" \
-    test "$(calls "$T/term$v.xml" 'lr/Ticks.tick()V')" -gt 0
+    test "$(method_calls "$T/term$v.xml" 'lr/Ticks.tick()V')" -gt 0
 
   if [ "$v" -ge 21 ]; then
     "$J/bin/java" "${A[@]}" -Dcccp.out="$T/v$v.xml" lr.Virtual >/dev/null 2>&1

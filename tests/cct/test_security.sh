@@ -20,9 +20,7 @@ source "$(dirname "$0")/../lib.sh"
 
 suite_tmp
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
-[ -n "${CCCP_REPORT:-}" ] || make -s -C "$ROOT" BUILD="$BUILD" bin/cccp-report \
-  >/dev/null || { fail "build cccp-report"; finish; exit 1; }
-export CCCP_RT=${CCCP_RT:-$ROOT/$BUILD/cccp-rt.jar}
+use_report
 J="$JDK17/bin/java"
 
 check "compile the programs" "$JDK17/bin/javac" -nowarn -d "$T/cls" \

@@ -222,8 +222,14 @@ final class Budget {
    */
   static void registerFold() {
     if (fold != 0) return;
-    int id = CC.register("cccp", "(folded)", "", 0, 8);
-    if (id == 0) full();                // the heap is full (CC.register)
+    int id;
+    try {
+      /* (its first run resolves the strings, which allocates) */
+      id = CC.register("cccp", "(folded)", "", 0, 8);
+    } catch (OutOfMemoryError e) {
+      id = 0;
+    }
+    if (id == 0) full();                // the heap is full
     else fold = id;
   }
 

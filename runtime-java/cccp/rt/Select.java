@@ -194,63 +194,54 @@ final class Select {
   /**
    * The owner check when the Hit of 'mid' does not know 'k': the class's
    * table, else decided by reflection ('owns'); remembered in the Hit.
-   * Never inlined (a miss path: CC.find).
+   * Undecided (the heap is full): the original call, as when reflection
+   * fails. Never inlined (a miss path: CC.find).
    */
   @jdk.internal.vm.annotation.DontInline
   static boolean ownsMiss(int mid, Class<?> k) {
-    Hit[] l = owned;
-    int r = NONE;
-    try {
-      r = PER_CLASS.get(k).get(mid << 1 | 1);
-      if (r == NONE) {
-        CC prev = CC.set(null);
-        try {
-          r = Priv.owns(mid, k);
-        } finally {
-          CC.set(prev);
-        }
-      }
-      memo(mid << 1 | 1, k, r);
-      if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
-        synchronized (Select.class) {
-          owned = remember(owned, mid, k, r);
-        }
-    } catch (OutOfMemoryError e) {
-      /* undecided: the original call, as when reflection fails */
-    }
-    return r > 0;
+    return miss(mid, k, true) > 0;
   }
 
   /**
    * Selection when the Hit of 'mid' does not know 'k': the class's table,
-   * else by reflection ('of', with the slot cleared); remembered in the
-   * Hit. The program's own OutOfMemoryError never escapes from here, nor
-   * from 'ownsMiss': the call it would strike does not allocate in the
-   * original. Never inlined (a miss path: CC.find).
+   * else by reflection ('of'); remembered in the Hit. Undecided (the heap
+   * is full): the symbolic method, as when reflection fails ('resolve').
+   * Never inlined (a miss path: CC.find).
    */
   @jdk.internal.vm.annotation.DontInline
   static int selectMiss(int mid, Class<?> k) {
-    Hit[] l = last;
-    int r = NONE;
+    int r = miss(mid, k, false);
+    return r == NONE ? mid : r;
+  }
+
+  /*
+   * The answer of an owner check ('owns') or a selection for 'mid' and
+   * 'k', decided with the slot cleared, memoized and remembered; NONE
+   * when the heap has no room to decide. The program's own
+   * OutOfMemoryError never escapes from here: the call it would strike
+   * does not allocate in the original.
+   */
+  private static int miss(int mid, Class<?> k, boolean owns) {
+    int key = mid << 1 | (owns ? 1 : 0), r = NONE;
     try {
-      r = PER_CLASS.get(k).get(mid << 1);
+      r = PER_CLASS.get(k).get(key);
       if (r == NONE) {
         CC prev = CC.set(null);
         try {
-          r = Priv.of(mid, k);
+          r = owns ? Priv.owns(mid, k) : Priv.of(mid, k);
         } finally {
           CC.set(prev);
         }
       }
-      memo(mid << 1, k, r);
+      memo(key, k, r);
+      Hit[] l = owns ? owned : last;
       if (mid >= l.length || l[mid] == null || l[mid].n < CHAIN)
         synchronized (Select.class) {
-          last = remember(last, mid, k, r);
+          if (owns) owned = remember(owned, mid, k, r);
+          else last = remember(last, mid, k, r);
         }
     } catch (OutOfMemoryError e) {
-      /* undecided while the heap is full: the symbolic method, as when
-      ** reflection fails (resolve) */
-      if (r == NONE) r = mid;
+      /* undecided */
     }
     return r;
   }
