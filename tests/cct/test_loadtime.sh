@@ -8,11 +8,11 @@
 #   runs as it is, with one warning; bytes that are no class file fail
 #   as plainly (ClassFormatError), the JVM unharmed; every output line
 #   as plainly; -Dcccp.load=off leaves them all as they are;
-# - scripts compiled to classes at run time: a Groovy script's fib and a
-#   Clojure fn fib (Debian's groovy and clojure, their jars rewritten)
-#   are nodes with the calls the program makes (2 fib(21) - 1 = 21891
-#   for fib(20)), the output as plainly; without --load-time they are
-#   not in the profile.
+# - scripts compiled to classes at run time: a Groovy script's fib, a
+#   Clojure fn fib and a Jython function fib (Debian's groovy, clojure
+#   and jython, their jars rewritten) are nodes with the calls the
+#   program makes (2 fib(21) - 1 = 21891 for fib(20)), the output as
+#   plainly; without --load-time Clojure's is not in the profile.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -59,6 +59,10 @@ expect_exit 0 "rewrite Groovy's jars with --load-time" \
 # shellcheck disable=SC2086
 expect_exit 0 "rewrite Clojure's jars with --load-time" \
   "$REWRITE" -q --load-time $clojure_cp -o "$T/clojure/"
+printf 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint("fib=%%d" %% fib(20))\n' \
+  >"$T/fib.py"
+expect_exit 0 "rewrite Jython's jar with --load-time" \
+  "$REWRITE" -q --load-time /usr/share/java/jython.jar -o "$T/jython/"
 # shellcheck disable=SC2086
 expect_exit 0 "rewrite Clojure's jars without it" \
   "$REWRITE" -q $clojure_cp -o "$T/clojure-aot/"
@@ -115,6 +119,15 @@ for J in "${JDKS[@]}"; do
     bash -c "cmp -s '$T/c$v.plain' '$T/c$v.out' && grep -qx fib=6765 '$T/c$v.out'"
   check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
     test "$(method_calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+  "$J/bin/java" -cp /usr/share/java/jython.jar org.python.util.jython "$T/fib.py" \
+    >"$T/y$v.plain" 2>&1
+  "$J/bin/java" @"$T/jython/cccp.args" -cp "$T/jython/jython.jar" \
+    -Dcccp.out="$T/y$v.xml" org.python.util.jython "$T/fib.py" >"$T/y$v.out" 2>&1
+  check "JDK $v: Jython: the script prints as plainly" \
+    bash -c "cmp -s '$T/y$v.plain' '$T/y$v.out' && grep -qx fib=6765 '$T/y$v.out'"
+  check "JDK $v: Jython: the function fib is a node, 21891 calls" \
+    test "$("$REPORT" top --merge-threads --methods -n 0 "$T/y$v.xml" |
+            awk '$NF ~ /^org\/python\/pycode\/_pyx[0-9]+\.fib\$[0-9]+\(/ { print $1 }')" = 21891
   # shellcheck disable=SC2086
   "$J/bin/java" @"$T/clojure-aot/cccp.args" \
     -cp "$(cp_of "$T/clojure-aot" $clojure_cp)" -Dcccp.out="$T/a$v.xml" \
