@@ -85,6 +85,41 @@ static void JNICALL thread_end(jvmtiEnv *j, JNIEnv *env, jthread thread) {
 }
 
 /*
+** cccp.rt.Select.twins(Class): 1 when class 'c' declares a method whose
+** descriptor takes the runtime's node (a twin: the class is
+** instrumented, ahead of time or as it loaded), 0 when none does, -1 when
+** JVMTI cannot tell (the runtime then reads the class file). JVMTI sees
+** the methods that reflection does not show (the Java agent hides them),
+** and loads no class. HotSpot finds this function for the boot class
+** path's runtime among the agent libraries' symbols.
+*/
+JNIEXPORT jint JNICALL Java_cccp_rt_Select_twins(JNIEnv *env, jclass self,
+                                                 jclass c);
+JNIEXPORT jint JNICALL Java_cccp_rt_Select_twins(JNIEnv *env, jclass self,
+                                                 jclass c) {
+  (void)env;
+  (void)self;
+  jint n = 0;
+  jmethodID *ms = NULL;
+  if (!jvmti || !c ||
+      (*jvmti)->GetClassMethods(jvmti, c, &n, &ms) != JVMTI_ERROR_NONE)
+    return -1;
+  jint yes = 0;
+  for (jint i = 0; i < n && !yes; i++) {
+    char *sig = NULL;
+    if ((*jvmti)->GetMethodName(jvmti, ms[i], NULL, &sig, NULL) !=
+        JVMTI_ERROR_NONE) {
+      yes = -1;
+      break;
+    }
+    yes = strstr(sig, "Lcccp/rt/CC;") != NULL;
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+  }
+  (*jvmti)->Deallocate(jvmti, (unsigned char *)ms);
+  return yes;
+}
+
+/*
 ** 'options': the summary of the rewrite that wrote the options file, for
 ** the load-time rewriter (load.c); none, no load-time rewriting.
 */

@@ -12,12 +12,27 @@
 ** hook: lambda proxies, lambda forms). A class whose supertypes are not
 ** known yet stays as it is (its superclass loads after it); a class the
 ** transform cannot take stays as it is, with one line on stderr.
+**
+** Agent only ('cccp-rewrite --agent'): nothing was rewritten. At the first
+** class the hook sees, the rewriter analyses the JVM's class path (as it
+** would to rewrite those jars, manifests' Class-Path included) with the
+** JVM's own JDK, in a child process that writes the whole hierarchy to a
+** pipe. The classes of the class path are then instrumented as they load,
+** exactly as the rewrite would have instrumented them; a class defined
+** any other way, as above.
 */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jni.h>
 #include <jvmti.h>
@@ -32,6 +47,8 @@
 static struct {
   pthread_mutex_t mu;
   char *summary_path;
+  char *agent_file;         /* agent only: the file of 'cccp-rewrite
+                               --agent' */
   cr_hier *h;               /* the summary's hierarchy and every class
                                instrumented here, made on first use */
   cr_policy *pol;
@@ -40,10 +57,12 @@ static struct {
                                which the hierarchy holds as instrumented:
                                their subtypes stay as they are too */
   size_t nfailed;
-} L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0, NULL, 0};
+} L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, NULL, 0, NULL, 0};
 
-int cr_agent_load_init(const char *summary) {
-  L.summary_path = strdup(summary);
+int cr_agent_load_init(const char *options) {
+  if (strncmp(options, "agent=", 6) == 0)
+    return (L.agent_file = strdup(options + 6)) ? 0 : -1;
+  L.summary_path = strdup(options);
   return L.summary_path ? 0 : -1;
 }
 
@@ -85,27 +104,210 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* A JVM property (as the JVM started), or NULL; free() it. */
+static char *property(jvmtiEnv *j, const char *key) {
+  char *v = NULL, *copy = NULL;
+  if ((*j)->GetSystemProperty(j, key, &v) != JVMTI_ERROR_NONE) return NULL;
+  if (v) copy = strdup(v);
+  (*j)->Deallocate(j, (unsigned char *)v);
+  return copy;
+}
+
+typedef struct strv {
+  char **v;
+  size_t n, cap;
+} strv;
+
+static int strv_push(strv *a, const char *s, size_t len) {
+  if (a->n + 2 > a->cap) {
+    size_t cap = a->cap ? a->cap * 2 : 16;
+    char **v = realloc(a->v, cap * sizeof *v);
+    if (!v) return -1;
+    a->v = v;
+    a->cap = cap;
+  }
+  if (!(a->v[a->n] = strndup(s, len))) return -1;
+  a->v[++a->n] = NULL;
+  return 0;
+}
+
+static void strv_free(strv *a) {
+  for (size_t i = 0; i < a->n; i++) free(a->v[i]);
+  free(a->v);
+}
+
+/*
+** The command that analyses the class path 'cp': the agent file's lines
+** (the rewriter, its options), then the entries of 'cp' that exist (the
+** JVM skips the others; an empty entry is the current folder).
+*/
+static int analysis_argv(strv *a, const char *cp, cr_diag *d) {
+  uint8_t *text = NULL;
+  size_t len = 0;
+  if (cr_read_file(&text, &len, L.agent_file, d) != 0) return -1;
+  static const char head[] = "cccp-agent 1\n";
+  int rc = 0;
+  if (len < sizeof head - 1 || memcmp(text, head, sizeof head - 1) != 0 ||
+      memchr(text, '\0', len)) {
+    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s is no agent file of this "
+                     "version of cccp-rewrite", L.agent_file);
+    goto out;
+  }
+  for (size_t i = sizeof head - 1; !rc && i < len;) {
+    const uint8_t *nl = memchr(text + i, '\n', len - i);
+    size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+    if (n) rc = strv_push(a, (const char *)text + i, n);
+    i += n + 1;
+    if (rc == 0 && a->n == 1)   /* the rewriter's options for the agent */
+      rc = strv_push(a, "--analyze", 9) || strv_push(a, "-q", 2) ||
+           strv_push(a, "--whole-summary", 15) || strv_push(a, "-", 1);
+  }
+  if (!rc && a->n < 5)
+    rc = cr_diag_set(d, CR_EFORMAT, -1, "%s names no rewriter", L.agent_file);
+  if (!rc) rc = strv_push(a, "--", 2);
+  size_t first = a->n;
+  for (const char *p = cp; !rc && p;) {
+    const char *colon = strchr(p, ':');
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%.*s", n ? (int)n : 1, n ? p : ".");
+    if (stat(path, &st) == 0) rc = strv_push(a, path, strlen(path));
+    p = colon ? colon + 1 : NULL;
+  }
+  if (!rc && a->n == first) rc = strv_push(a, ".", 1);
+  if (rc && !d->code) cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+out:
+  cr_free(text);
+  return rc ? -1 : 0;
+}
+
+/*
+** Run the rewriter of command 'argv' with JAVA_HOME the JVM's own JDK,
+** its standard output read into 'out' (the summary); what it says on
+** stderr goes into the error when it fails.
+*/
+static int run_analysis(char **argv, const char *java_home, cr_buf *out,
+                        cr_diag *d) {
+  extern char **environ;
+  strv env = {0};
+  int rc = 0;
+  for (char **e = environ; !rc && *e; e++)
+    if (strncmp(*e, "JAVA_HOME=", 10) != 0) rc = strv_push(&env, *e,
+                                                           strlen(*e));
+  char jh[4200];
+  snprintf(jh, sizeof jh, "JAVA_HOME=%s", java_home);
+  if (rc || strv_push(&env, jh, strlen(jh))) {
+    strv_free(&env);
+    return cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+  }
+  FILE *err = tmpfile();
+  int fds[2] = {-1, -1};
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  sigset_t none, dfl;
+  sigemptyset(&none);
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  sigaddset(&dfl, SIGINT);
+  sigaddset(&dfl, SIGTERM);
+  pid_t pid = -1;
+  if (!err || pipe2(fds, O_CLOEXEC) != 0) {
+    rc = cr_diag_set(d, CR_EIO, -1, "cannot make a pipe: %s",
+                     strerror(errno));
+  } else {
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &dfl);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETSIGDEF);
+    int e = posix_spawn(&pid, argv[0], &fa, &at, argv, env.v);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(fds[1]);
+    if (e) {
+      rc = cr_diag_set(d, CR_EIO, -1, "cannot run %s: %s", argv[0],
+                       strerror(e));
+    } else {
+      char chunk[65536];
+      ssize_t got;
+      while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) break;
+        cr_buf_put(out, chunk, (size_t)got);
+      }
+      int status;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char said[2048] = "";
+        size_t n = 0;
+        if (fseek(err, 0, SEEK_SET) == 0)
+          n = fread(said, 1, sizeof said - 1, err);
+        said[n] = '\0';
+        while (n && (said[n - 1] == '\n')) said[--n] = '\0';
+        rc = cr_diag_set(d, CR_EIO, -1, "%s %s: %s", argv[0],
+                         WIFEXITED(status) ? "failed" : "died",
+                         n ? said : "(it said nothing)");
+      } else if (out->err) {
+        rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+      }
+    }
+    close(fds[0]);
+  }
+  if (err) fclose(err);
+  strv_free(&env);
+  return rc;
+}
+
+/* Agent only: the whole hierarchy of the JVM's class path, into L.h. */
+static int load_class_path(jvmtiEnv *j, cr_diag *d) {
+  char *cp = property(j, "java.class.path");
+  char *home = property(j, "java.home");
+  strv argv = {0};
+  cr_buf sum;
+  cr_buf_init(&sum);
+  int rc = -1;
+  if (!home) {
+    cr_diag_set(d, CR_EIO, -1, "the JVM names no java.home");
+  } else if (analysis_argv(&argv, cp ? cp : "", d) == 0 &&
+             run_analysis(argv.v, home, &sum, d) == 0) {
+    rc = cr_hier_load_mem(L.h, sum.data, sum.len, "the class path's summary",
+                          -1, d);
+  }
+  cr_buf_free(&sum);
+  strv_free(&argv);
+  free(cp);
+  free(home);
+  return rc;
+}
+
 /* The hierarchy of the summary, linked and analysed, once; 0 when ready. */
-static int ready(void) {
+static int ready(jvmtiEnv *j) {
   if (L.broken) return -1;
   if (L.h) return 0;
   double t0 = now();
   cr_diag d;
   cr_diag_clear(&d);
   if (cr_policy_new(&L.pol, 1, &d) != 0 || cr_hier_new(&L.h, &d) != 0 ||
-      cr_hier_load(L.h, L.summary_path, &d) != 0 ||
+      (L.agent_file ? load_class_path(j, &d)
+                    : cr_hier_load(L.h, L.summary_path, &d)) != 0 ||
       cr_hier_link(L.h, &d) != 0 || cr_hier_analyze(L.h, L.pol, &d) != 0) {
-    char msg[1024];
+    char msg[3072];
     cr_diag_format(&d, msg, sizeof msg);
-    fprintf(stderr, "cccp: classes defined at run time are not "
-            "instrumented: %s\n", msg);
+    fprintf(stderr, "cccp: %s are not instrumented: %s\n",
+            L.agent_file ? "classes" : "classes defined at run time", msg);
     cr_hier_free(L.h);
     L.h = NULL;
     L.broken = 1;
     return -1;
   }
   if (getenv("CCCP_LOAD_DEBUG"))
-    fprintf(stderr, "cccp: %s read in %.3f s\n", L.summary_path, now() - t0);
+    fprintf(stderr, "cccp: %s read in %.3f s\n",
+            L.agent_file ? "the class path" : L.summary_path, now() - t0);
   return 0;
 }
 
@@ -115,15 +317,19 @@ static int failed(const char *name) {
   return 0;
 }
 
+/* Whether a failed class is 'name' or among its superclasses. */
+static int failed_super(const char *name) {
+  for (const cr_hclass *c = cr_hier_class(L.h, name); c;
+       c = cr_hier_class(L.h, cr_hclass_super(c) ? cr_hclass_super(c) : ""))
+    if (failed(cr_hclass_name(c))) return 1;
+  return 0;
+}
+
 /* Whether supertype 'name' is known and complete, and no failed class is
 ** among its superclasses. */
 static int known(const char *name) {
   const cr_hclass *c = cr_hier_class(L.h, name);
-  if (!c || !cr_hclass_complete(c)) return 0;
-  for (; c; c = cr_hier_class(L.h, cr_hclass_super(c) ? cr_hclass_super(c)
-                                                       : ""))
-    if (failed(cr_hclass_name(c))) return 0;
-  return 1;
+  return c && cr_hclass_complete(c) && !failed_super(name);
 }
 
 static void note_failed(const char *name) {
@@ -131,6 +337,24 @@ static void note_failed(const char *name) {
   if (!v) return;
   L.failed = v;
   if ((v[L.nfailed] = strdup(name))) L.nfailed++;
+}
+
+/* CCCP_LOAD_DUMP=DIR: each class instrumented here into DIR/NAME.class,
+** to compare with what the rewrite writes. */
+static void dump(const char *name, const cr_buf *b) {
+  const char *dir = getenv("CCCP_LOAD_DUMP");
+  if (!dir || !*dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.class", dir, name);
+  for (char *s = path + 1; (s = strchr(s, '/')); s++) {
+    *s = '\0';
+    mkdir(path, 0777);
+    *s = '/';
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  fwrite(b->data, 1, b->len, f);
+  fclose(f);
 }
 
 /*
@@ -143,7 +367,10 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
   double t0 = now();
   cr_diag d;
   cr_diag_clear(&d);
-  if (cr_hier_class(L.h, name)) return 1;   /* seen ahead of time */
+  /* seen ahead of time: rewritten, or a library; agent only, a class of
+  ** the class path, which the analysis took as rewritten */
+  const cr_hclass *hc = cr_hier_class(L.h, name);
+  if (hc && !(L.agent_file && cr_hclass_instrumented(hc))) return 1;
   cr_arena *a = cr_arena_new();
   if (!a) return -1;
   int rc = 1, added = 0;
@@ -156,8 +383,8 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
   /* its supertypes known (a superclass loads after its subclass's hook) */
   const char *sup = c->super_class ? cr_cp_class_name(c->cp, c->super_class)
                                     : NULL;
-  int ok = !sup || known(sup);
-  for (uint32_t i = 0; ok && i < c->interfaces.n; i++) {
+  int ok = !sup || (hc ? !failed_super(sup) : known(sup));
+  for (uint32_t i = 0; ok && !hc && i < c->interfaces.n; i++) {
     const char *f = cr_cp_class_name(c->cp, c->interfaces.v[i]);
     ok = f && known(f);
   }
@@ -166,9 +393,10 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
       fprintf(stderr, "cccp: %s: supertypes unknown\n", name);
     goto out;
   }
-  const cr_hclass *hc;
-  if (cr_hier_extend(L.h, c, CR_HIER_INSTRUMENTED, 0, L.pol, &hc, &d) != 0)
-    goto fail;
+  if (!hc) {
+    if (cr_hier_extend(L.h, c, CR_HIER_INSTRUMENTED, 0, L.pol, &hc, &d) != 0)
+      goto fail;
+  }
   added = 1;
   if (cr_hclass_in_jdk_package(hc)) goto out;
   cr_xf_opts xo;
@@ -184,6 +412,7 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
       out->err)
     goto fail;
   rc = xo.nskipped ? 1 : 0;
+  if (rc == 0) dump(name, out);
   if (getenv("CCCP_LOAD_DEBUG"))
     fprintf(stderr, "cccp: %s: instrumented in %.4f s\n", name, now() - t0);
   goto out;
@@ -214,7 +443,7 @@ void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
       names_runtime(data, len))
     return;
   pthread_mutex_lock(&L.mu);
-  if (ready() == 0) {
+  if (ready(j) == 0) {
     cr_buf b;
     cr_buf_init(&b);
     int rc = rewrite(name, data, (size_t)len, &b);

@@ -7,11 +7,13 @@
 #include <jvmti.h>
 
 /*
-** 'summary' is the path the options of
-** -agentpath give, the hierarchy summary of the rewrite that wrote the
-** options file. The hook is ClassFileLoadHook's callback.
+** 'options' is what -agentpath gives after its '=': the path of the
+** hierarchy summary of the rewrite that wrote the options file
+** (--load-time), or "agent=FILE", FILE the agent file of 'cccp-rewrite
+** --agent' (the rewriter that analyses the class path, and its options).
+** The hook is ClassFileLoadHook's callback.
 */
-int cr_agent_load_init(const char *summary);
+int cr_agent_load_init(const char *options);
 void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
                                  jobject loader, const char *name,
                                  jobject domain, jint len,

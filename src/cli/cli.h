@@ -66,6 +66,9 @@ typedef struct cli_opts {
   const char *explain;      /* --explain CLASS[.METHOD] */
   int load_time;            /* --load-time: the agent instruments the
                                classes that were not rewritten */
+  int agent;                /* --agent: no inputs; the options file runs
+                               any program under the load-time rewriter */
+  const char *whole_summary;  /* --whole-summary FILE ('-': stdout) */
   const char *jdk_lib;      /* a --classpath JDK image, read through the
                                cache instead of as a class-path entry */
 } cli_opts;
@@ -162,12 +165,21 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
 ** java.runtime.version), and the options file names it (cccp.leaves);
 ** without leaves, or without a build, neither. With 'whole' (--load-time)
 ** the whole hierarchy goes to 'OUTPUT.summary' or 'DIR/cccp.summary',
-** which the options file gives the native agent.
+** which the options file gives the native agent. With 'agent_opt'
+** instead, the native agent gets that option (see 'cli_agent_files').
 */
 struct cr_hier;
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
                       const struct cr_hier *whole, const struct cr_hier *h,
-                      const char *build, cr_diag *d);
+                      const char *build, const char *agent_opt, cr_diag *d);
+/*
+** --agent -o DIR: no rewrite. DIR gets the runtime, the native agent,
+** 'DIR/cccp.agent' (the first line "cccp-agent 1", then one argument per
+** line: this rewriter's path and the options the agent runs it with to
+** analyse a program's class path, e.g. --policy FILE) and 'DIR/cccp.args',
+** which has the agent read that file.
+*/
+int cli_agent_files(const cli_opts *o, cr_diag *d);
 /* Copy file 'from' to 'to' atomically. */
 int cli_copy_file(const char *from, const char *to, cr_diag *d);
 /* Write 's' to 'f' as one argfile token (quoted when it needs to be). */

@@ -71,6 +71,10 @@ static const char usage_text[] =
     "                         agent instrument, as they load, the classes\n"
     "                         that were not rewritten (classes defined at\n"
     "                         run time: scripts, generated functions)\n"
+    "      --agent            no inputs: write to -o DIR what runs any\n"
+    "                         program under the native agent, which\n"
+    "                         instruments every class as it loads:\n"
+    "                         java @DIR/cccp.args -jar app.jar\n"
     "      --n2b-wrappers     overloadable methods become N2B wrappers of\n"
     "                         their twins (smaller classes) instead of\n"
     "                         instrumented copies; closed world only: stack\n"
@@ -121,6 +125,9 @@ static const char usage_text[] =
     "      --print-policy     print the effective policy and exit\n"
     "      --report FILE.xml  write the analysis of every input class\n"
     "      --emit-summary F   save the hierarchy and analysis of the inputs\n"
+    "      --whole-summary F  with --analyze: save the whole hierarchy,\n"
+    "                         the JDK's classes too, to F ('-': standard\n"
+    "                         output), as the native agent reads it\n"
     "      --summary F        load a saved summary instead of re-reading\n"
     "                         those classes (repeatable)\n"
     "      --explain CLASS[.METHOD]\n"
@@ -498,7 +505,7 @@ int main(int argc, char **argv) {
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
     OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE, OPT_EXPLAIN,
-    OPT_LOAD_TIME
+    OPT_LOAD_TIME, OPT_AGENT, OPT_WHOLE_SUMMARY
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -526,6 +533,8 @@ int main(int argc, char **argv) {
       {"no-jdk-cache", no_argument, NULL, OPT_NO_JDK_CACHE},
       {"explain", required_argument, NULL, OPT_EXPLAIN},
       {"load-time", no_argument, NULL, OPT_LOAD_TIME},
+      {"agent", no_argument, NULL, OPT_AGENT},
+      {"whole-summary", required_argument, NULL, OPT_WHOLE_SUMMARY},
       {"jdk", required_argument, NULL, OPT_JDK},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
@@ -630,6 +639,8 @@ int main(int argc, char **argv) {
     case OPT_REPORT: o.report = optarg; break;
     case OPT_EMIT_SUMMARY: o.emit_summary = optarg; break;
     case OPT_LOAD_TIME: o.load_time = 1; break;
+    case OPT_AGENT: o.agent = 1; break;
+    case OPT_WHOLE_SUMMARY: o.whole_summary = optarg; break;
     case OPT_MAXENTRY:
       if (parse_size(optarg, &o.max_entry))
         usage_error("invalid size for --max-entry-size: '%s'", optarg);
@@ -662,6 +673,29 @@ int main(int argc, char **argv) {
     return rc;
   }
   if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
+  if (o.agent) {
+    if (o.mode != MODE_CCCP || o.jdk || optind < argc || o.load_time ||
+        o.nclasspath || o.nsummaries || o.n2b || o.jop_set || o.jop ||
+        o.count_bytecodes || o.count_allocs || o.report || o.emit_summary ||
+        o.explain || o.whole_summary)
+      usage_error("%s", "--agent rewrites nothing: it takes -o DIR and "
+                  "--policy only");
+    if (!o.output) usage_error("%s", "no output given (-o DIR)");
+    cr_diag ad;
+    cr_diag_clear(&ad);
+    if (cli_agent_files(&o, &ad)) {
+      cli_error_diag(&ad);
+      close_all(NULL, NULL, &o);
+      return ad.code == CR_EUSAGE ? EXIT_USAGE : EXIT_OUTPUT;
+    }
+    if (o.verbose >= 0)
+      fprintf(stderr, "cccp-rewrite: run a program with 'java @%s/cccp.args "
+              "...': its classes are instrumented as they load\n", o.output);
+    close_all(NULL, NULL, &o);
+    return EXIT_OK;
+  }
+  if (o.whole_summary && o.mode != MODE_ANALYZE)
+    usage_error("%s", "--whole-summary goes with --analyze");
   if (!o.output && o.mode != MODE_ANALYZE && !o.explain)
     usage_error("%s", "no output given (-o)");
   if (o.output && o.mode == MODE_ANALYZE)
@@ -1055,7 +1089,7 @@ int main(int argc, char **argv) {
                               : o.count_bytecodes || o.count_allocs
                                   ? "-Dcccp.counters=true" : NULL,
                               o.load_time ? whole.h : NULL, whole.h,
-                              whole.jdk_build, &d)))
+                              whole.jdk_build, NULL, &d)))
     status = EXIT_OUTPUT;
   double dt = now() - t0;
   if (rc == 0 && need_whole)

@@ -200,7 +200,7 @@ static int leaves_file(const char *path, const cr_hier *h, const char *build,
 
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
                       const cr_hier *whole, const cr_hier *h,
-                      const char *build, cr_diag *d) {
+                      const char *build, const char *agent_opt, cr_diag *d) {
   char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
       args[PATH_MAX * 2], leaves[PATH_MAX * 2], agent[PATH_MAX * 2];
   if (!cli_runtime_jar(src, sizeof src))
@@ -248,7 +248,7 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   fputs("\n-javaagent:", af.f);
   cli_put_token(af.f, jar);
   fputc('\n', af.f);
-  cli_put_agent(af.f, agent, whole ? summary : NULL);
+  cli_put_agent(af.f, agent, agent_opt ? agent_opt : whole ? summary : NULL);
   if (extra) {
     cli_put_token(af.f, extra);
     fputc('\n', af.f);
@@ -263,4 +263,36 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", args);
   }
   return cli_atomic_commit(&af, d);
+}
+
+int cli_agent_files(const cli_opts *o, cr_diag *d) {
+  char real[PATH_MAX], exe[PATH_MAX], file[PATH_MAX + 16],
+      opt[PATH_MAX + 32];
+  if (cli_mkdirs(o->output, 0777) != 0 || !realpath(o->output, real))
+    return cr_diag_set(d, CR_EIO, -1, "%s: %s", o->output, strerror(errno));
+  if (!realpath("/proc/self/exe", exe))
+    return cr_diag_set(d, CR_EIO, -1, "cannot find this program's own "
+                       "path: %s", strerror(errno));
+  snprintf(file, sizeof file, "%s/cccp.agent", strcmp(real, "/") ? real : "");
+  snprintf(opt, sizeof opt, "agent=%s", file);
+  cli_afile af;
+  int rc = cli_atomic_open(&af, file, d);
+  if (rc) return rc;
+  fprintf(af.f, "cccp-agent 1\n%s\n", exe);
+  for (size_t i = 0; i < o->npolicies; i++) {
+    char pol[PATH_MAX];
+    errno = 0;
+    if (!realpath(o->policies[i], pol) || strchr(pol, '\n')) {
+      cli_atomic_abort(&af);
+      return cr_diag_set(d, CR_EUSAGE, -1, "%s: %s", o->policies[i],
+                         errno ? strerror(errno) : "a newline in the path");
+    }
+    fprintf(af.f, "--policy\n%s\n", pol);
+  }
+  if (ferror(af.f)) {
+    cli_atomic_abort(&af);
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", file);
+  }
+  if ((rc = cli_atomic_commit(&af, d))) return rc;
+  return cli_runtime_files(o->output, 1, NULL, NULL, NULL, NULL, opt, d);
 }

@@ -4,6 +4,7 @@
 ** (library), loaded summaries, the overloadability analysis, and its
 ** outputs (report, summary file).
 */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,6 +409,20 @@ int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
              (rc = cr_hier_save(w->h, o->emit_summary, d))) {
     cr_diag_where(d, o->emit_summary, NULL);
     return rc;
+  }
+  if (o->whole_summary && strcmp(o->whole_summary, "-") == 0) {
+    if ((rc = cr_hier_save_whole(w->h, stdout, d))) return rc;
+    if (fflush(stdout) != 0 || ferror(stdout))
+      return cr_diag_set(d, CR_EIO, -1, "cannot write the summary to the "
+                         "standard output: %s", strerror(errno));
+  } else if (o->whole_summary) {
+    cli_afile af;
+    if ((rc = cli_atomic_open(&af, o->whole_summary, d))) return rc;
+    if ((rc = cr_hier_save_whole(w->h, af.f, d))) {
+      cli_atomic_abort(&af);
+      return rc;
+    }
+    if ((rc = cli_atomic_commit(&af, d))) return rc;
   }
   if (o->mode == MODE_ANALYZE ? o->verbose >= 0 : o->verbose > 0) {
     char buf[2048];

@@ -4,8 +4,9 @@
 # Checked on JDK 17 and 25 (where installed), in app mode:
 # - classes a program defines at run time from bytes (lt.Define): a small
 #   one and a subclass of a rewritten class are nodes with their exact
-#   call counts; one whose method would pass 64 KiB once instrumented
-#   runs as it is, with one warning; bytes that are no class file fail
+#   call counts (also through a JDK interface: one node, not the
+#   library call's and the method's own); one whose method would pass
+#   64 KiB once instrumented runs as it is, with one warning; bytes that are no class file fail
 #   as plainly (ClassFormatError), the JVM unharmed; every output line
 #   as plainly; -Dcccp.load=off leaves them all as they are;
 # - scripts compiled to classes at run time: a Groovy script's fib, a
@@ -86,6 +87,10 @@ for J in "${JDKS[@]}"; do
     grep -qx 'lt.Bad java.lang.ClassFormatError' "$T/d$v.out"
   check "JDK $v: a class defined at run time is a node, its calls exact" \
     test "$(method_calls "$T/d$v.xml" 'lt/Small.g(I)I')" = 100
+  check "JDK $v: ... called through a JDK interface, one node: 30 calls" \
+    bash -c "[ \$('$REPORT' folded '$T/d$v.xml' |
+      awk '/lt\/Small.run;lt\/Small.applyAsInt [0-9]+\$/ { s += \$NF } END { print s + 0 }') = 30 ] &&
+      ! '$REPORT' folded '$T/d$v.xml' | grep -q 'applyAsInt;lt/Small.applyAsInt'"
   check "JDK $v: ... and so is a subclass of a rewritten class" \
     test "$(method_calls "$T/d$v.xml" 'lt/Sub.step(I)I')" = 50
   check "JDK $v: a class too large to instrument runs as it is, with one warning" \

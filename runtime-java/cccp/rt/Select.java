@@ -576,6 +576,13 @@ final class Select {
 
   private static final byte[] CC_NAME = "cccp/rt/CC".getBytes();
 
+  /* Whether the native agent answers 'twins' (false once it did not). */
+  private static volatile boolean twinsNative = true;
+
+  /* 1: class 'c' declares a twin, 0: it does not, -1: undecided (the
+   * native agent, libcccp-agent.so). */
+  private static native int twins(Class<?> c);
+
   /* The jars class files were read from, open (a few; kept for the run). */
   private static final java.util.HashMap<java.io.File, java.util.jar.JarFile>
       JARS = new java.util.HashMap<java.io.File, java.util.jar.JarFile>();
@@ -609,7 +616,20 @@ final class Select {
     }
   }
 
+  /*
+   * Whether class 'c' is instrumented: it declares a twin (asked of the
+   * native agent, which sees classes instrumented as they loaded too),
+   * else its class file names the runtime.
+   */
   private static boolean namesRuntime(Class<?> c) {
+    if (twinsNative) {
+      try {
+        int t = twins(c);
+        if (t >= 0) return t > 0;
+      } catch (UnsatisfiedLinkError e) {
+        twinsNative = false;        // no native agent: the class file
+      }
+    }
     byte[] b = classFile(c, true);
     if (b == null) return false;
     outer:

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Agent only (cccp-rewrite --agent -o DIR): no jar rewritten, every class
+# of the program instrumented by the native agent as it loads.
+# - the command: the files it writes; inputs or no -o are usage errors;
+# - on JDK 17 and 25 (where installed), the test programs
+#   (tests/programs/prog), run from their plain jar: output as plainly,
+#   the calling contexts their hand-written expectations give, and the
+#   profile of the ahead-of-time rewrite (overlap >= 99.9%); on JDK 17,
+#   every class the agent instrumented is byte-identical to the rewrite's;
+# - scripts: a Groovy script's fib and a Clojure fn fib are nodes with
+#   their 21891 calls, from Debian's plain jars, the output as plainly;
+# - a class path with entries that do not exist (the JVM skips them);
+#   -Dcccp.load=off: no class instrumented; an agent file naming no
+#   rewriter: one line saying the classes are not instrumented, and the
+#   program runs as plainly.
+# Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
+set -u
+source "$(dirname "$0")/../lib.sh"
+
+suite_tmp
+use_jdks
+use_report
+PROGS="$ROOT/tests/programs/prog"
+
+expect_exit 0 "--agent -o DIR writes the options" "$REWRITE" -q --agent -o "$T/A"
+check "... the runtime, the agent, the options and the agent file" \
+  test -s "$T/A/cccp-rt.jar" -a -s "$T/A/libcccp-agent.so" -a \
+       -s "$T/A/cccp.args" -a -s "$T/A/cccp.agent"
+check "... the options load the agent with its file" \
+  grep -qx -- "-agentpath:$T/A/libcccp-agent.so=agent=$T/A/cccp.agent" "$T/A/cccp.args"
+check "... the file names this rewriter" \
+  bash -c "[ \"\$(sed -n 2p '$T/A/cccp.agent')\" = \"\$(realpath '$REWRITE')\" ]"
+check "compile the test programs" "$JDK17/bin/javac" -d "$T/cls" "$PROGS"/*.java
+(cd "$T/cls" && "$JDK17/bin/jar" cf "$T/prog.jar" prog)
+expect_exit 2 "--agent with an input is a usage error" \
+  "$REWRITE" --agent "$T/prog.jar" -o "$T/B"
+expect_exit 2 "--agent without -o is a usage error" "$REWRITE" --agent
+expect_exit 2 "--whole-summary without --analyze is a usage error" \
+  "$REWRITE" --whole-summary - "$T/prog.jar" -o "$T/C.jar"
+mkdir -p "$T/aot"
+JAVA_HOME=$JDK17 expect_exit 0 "rewrite the test programs ahead of time (JDK 17)" \
+  "$REWRITE" -q "$T/prog.jar" -o "$T/aot/prog.jar"
+(mkdir -p "$T/aotcls" && cd "$T/aotcls" && unzip -q "$T/aot/prog.jar")
+
+for J in "${JDKS[@]}"; do
+  v=$(jdk_version "$J")
+  echo "-- JDK $v"
+  for e in "$PROGS"/*.expect; do
+    p=$(basename "$e" .expect)
+    want=$(sed -n 's/^# stdout: //p' "$e")
+    rm -rf "$T/dump"
+    got=$(CCCP_LOAD_DUMP="$T/dump" "$J/bin/java" -Xverify:all @"$T/A/cccp.args" \
+          -Dcccp.out="$T/$p-$v.xml" -cp "$T/prog.jar" "prog.$p" 2>"$T/err" |
+          tr '\n' ' ' | sed 's/ $//')
+    if [ "$got" = "$want" ] && [ ! -s "$T/err" ]; then
+      pass "$p agent only prints '$want' (JDK $v)"
+    else
+      fail "$p agent only on JDK $v: '$got' (want '$want')"
+      sed 's/^/       /' "$T/err" | head -5
+    fi
+    check "$p: the calling contexts of the expectations (JDK $v)" \
+      bash -c "'$REPORT' compare --app-prefix prog/ --collapse-generated \
+        --expect '$e' '$T/$p-$v.xml' | grep -q '^ok:'"
+    (cd "$T/aot" && "$J/bin/java" @"$T/aot/prog.jar.args" \
+      -Dcccp.out="$T/$p-$v-aot.xml" -cp "$T/aot/prog.jar" "prog.$p" \
+      >/dev/null 2>&1)
+    check "$p: the profile of the rewrite ahead of time (JDK $v)" \
+      "$REPORT" compare --min-overlap 99.9 "$T/$p-$v-aot.xml" "$T/$p-$v.xml"
+    if [ "$v" = 17 ]; then
+      check "$p: each class as the rewrite writes it (JDK 17)" bash -c "
+        cd '$T/dump' && n=0 && for f in \$(find . -name '*.class'); do
+          cmp '$T/aotcls/'\$f \$f || exit 1; n=\$((n + 1)); done; [ \$n -gt 0 ]"
+    fi
+  done
+
+  groovy_cp=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done | paste -sd:)
+  clojure_cp=/usr/share/java/clojure-1.11.jar:/usr/share/java/spec.alpha.jar:/usr/share/java/core.specs.alpha.jar
+  printf 'def fib(n) { n < 2 ? n : fib(n - 1) + fib(n - 2) }\nprintln "fib=" + fib(20)\n' \
+    >"$T/fib.groovy"
+  printf '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(println (str "fib=" (fib 20)))\n' \
+    >"$T/fib.clj"
+  "$J/bin/java" -cp "$groovy_cp" groovy.ui.GroovyMain "$T/fib.groovy" \
+    >"$T/g$v.plain" 2>&1
+  "$J/bin/java" @"$T/A/cccp.args" -cp "$groovy_cp" -Dcccp.out="$T/g$v.xml" \
+    groovy.ui.GroovyMain "$T/fib.groovy" >"$T/g$v.out" 2>&1
+  check "JDK $v: Groovy: the script prints as plainly" \
+    bash -c "cmp -s '$T/g$v.plain' '$T/g$v.out' && grep -qx fib=6765 '$T/g$v.out'"
+  check "JDK $v: Groovy: the script's fib is a node, 21891 calls" \
+    test "$(method_calls "$T/g$v.xml" 'fib.fib(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+  check "JDK $v: Groovy: its own classes are nodes" \
+    bash -c "[ \$('$REPORT' top --merge-threads --methods -n 0 '$T/g$v.xml' |
+      grep -c ' groovy/lang/') -gt 100 ]"
+  "$J/bin/java" -cp "$clojure_cp" clojure.main "$T/fib.clj" >"$T/c$v.plain" 2>&1
+  "$J/bin/java" @"$T/A/cccp.args" -cp "$clojure_cp" -Dcccp.out="$T/c$v.xml" \
+    clojure.main "$T/fib.clj" >"$T/c$v.out" 2>&1
+  check "JDK $v: Clojure: the program prints as plainly" \
+    bash -c "cmp -s '$T/c$v.plain' '$T/c$v.out' && grep -qx fib=6765 '$T/c$v.out'"
+  check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
+    test "$(method_calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+
+  got=$("$J/bin/java" @"$T/A/cccp.args" -Dcccp.out="$T/cp$v.xml" \
+        -cp "$T/nothing.jar::$T/prog.jar:$T/none" prog.Calls 2>"$T/err")
+  check "JDK $v: class path entries that do not exist are skipped" \
+    bash -c "[ '$got' = 204 ] && [ ! -s '$T/err' ] &&
+      [ \$(grep -c 'prog/Calls' '$T/cp$v.xml') -gt 0 ]"
+  got=$("$J/bin/java" @"$T/A/cccp.args" -Dcccp.load=off -Dcccp.out="$T/off$v.xml" \
+        -cp "$T/prog.jar" prog.Calls 2>"$T/err")
+  check "JDK $v: -Dcccp.load=off: no class instrumented (and no profile)" \
+    bash -c "[ '$got' = 204 ] && [ ! -s '$T/err' ] && [ ! -e '$T/off$v.xml' ]"
+done
+
+mkdir -p "$T/broken"
+cp "$T/A/"* "$T/broken/"
+sed "s|$T/A/|$T/broken/|g" "$T/A/cccp.args" >"$T/broken/cccp.args"
+printf 'cccp-agent 1\n%s/no-such-rewriter\n' "$T" >"$T/broken/cccp.agent"
+got=$("$JDK17/bin/java" @"$T/broken/cccp.args" -Dcccp.out="$T/broken.xml" \
+      -cp "$T/prog.jar" prog.Calls 2>"$T/err")
+check "an agent file naming no rewriter: the program runs as plainly" \
+  test "$got" = 204
+check "... with one line saying the classes are not instrumented" \
+  bash -c "[ \$(wc -l <'$T/err') = 1 ] &&
+    grep -q '^cccp: classes are not instrumented: .*no-such-rewriter' '$T/err'"
+
+finish
