@@ -6,7 +6,8 @@
 # tests pass and fail as in the plain run (one fails on purpose), and
 # stubbed methods answer as stubbed (the tests assert it). Twice: the
 # library and its tests rewritten, then every jar of the class path
-# (JUnit, Mockito, ByteBuddy, cglib, Guice, Guava too). JDK 17 and 25.
+# (JUnit, Mockito, ByteBuddy, cglib, Guice, Guava too); and agent only
+# (no jar rewritten: every class instrumented as it loads). JDK 17 and 25.
 # The program is tests/programs/mocks.
 #
 # Environment: CCCP_REWRITE, BUILD, JDK17, JDK25.
@@ -49,6 +50,7 @@ expect_exit 0 "rewrite the library and its tests" \
   "$REWRITE" -q "$T/shop.jar" "$T/shoptest.jar" --classpath "$LCP" -o "$T/lib/"
 expect_exit 0 "rewrite every jar of the class path" \
   "$REWRITE" -q "$T/shop.jar" "$T/shoptest.jar" $LIBS -o "$T/all/"
+expect_exit 0 "the options of agent only" "$REWRITE" -q --agent -o "$T/agent/"
 ALLCP=""
 for j in "$T/shop.jar" "$T/shoptest.jar" $LIBS; do
   ALLCP="$ALLCP${ALLCP:+:}$T/all/$(basename "$j")"
@@ -61,9 +63,10 @@ for J in "${JDKS[@]}"; do
      org.junit.runner.JUnitCore shoptest.ShopTest >plain.txt 2>&1)
   check "JDK $v: plain: 8 tests, the one meant to fail fails" \
     grep -q "^Tests run: 8,  Failures: 1" "$d/plain.txt"
-  for how in lib all; do
+  for how in lib all agent; do
     cp="$T/lib/shop.jar:$T/lib/shoptest.jar:$LCP"
     [ $how = all ] && cp="$ALLCP"
+    [ $how = agent ] && cp="$T/shop.jar:$T/shoptest.jar:$LCP"
     (cd "$d" && "$J/bin/java" @"$T/$how/cccp.args" -Dcccp.out="$d/$how.xml" $OPENS \
        -cp "$cp" org.junit.runner.JUnitCore shoptest.ShopTest >$how.txt 2>&1)
     if cmp -s <(report "$d/plain.txt") <(report "$d/$how.txt"); then
@@ -72,7 +75,9 @@ for J in "${JDKS[@]}"; do
       fail "JDK $v, $how rewritten: JUnit reports differ"
       diff <(report "$d/plain.txt") <(report "$d/$how.txt") | head -8 | sed 's/^/       /'
     fi
-    check "JDK $v, $how rewritten: profile written" test -s "$d/$how.xml"
+    check "JDK $v, $how rewritten: profile written, the library's methods in it" \
+      bash -c "[ \$('$REPORT' top --merge-threads --methods -n 0 '$d/$how.xml' |
+        grep -c ' shop/') -gt 3 ]"
   done
 done
 finish

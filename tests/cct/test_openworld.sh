@@ -12,7 +12,9 @@
 # thread, getAllStackTraces, StackWalker walks and getCallerClass): the
 # twin that forwarded the call to them must not show, so the output is
 # the plain run's. Without the agent it shows (line 65535), and the
-# output differs.
+# output differs. Agent only (cccp-rewrite --agent: nothing rewritten,
+# ow and ext instrumented as they load, ext.Dyn as the program defines
+# it): the output as plainly, the overrides nodes with their callees.
 #
 # Environment: CCCP_REWRITE, BUILD (cccp-rt.jar), JDK17, JDK25.
 set -u
@@ -25,6 +27,7 @@ trap 'rm -rf "$T"' EXIT
 
 use_jdks
 [ -f "$CCCP_RT" ] || { fail "missing $CCCP_RT (run make first)"; finish; exit; }
+expect_exit 0 "the options of agent only" "$REWRITE" -q --agent -o "$T/agent"
 
 # name_under FILE PARENT CHILD: a node named CHILD (class.name) sits
 # directly under one named PARENT in the main thread's tree.
@@ -170,7 +173,27 @@ suite() {
       grep -q "where:65535" "$d/noagent.txt"
     check "JDK $v: without the agent, getCallerClass names a twin's class" \
       grep -q "^  caller ow.Base" "$d/noagent.txt"
+    mkdir -p "$d/agent"
+    (cd "$d/agent" && "$J/bin/java" @"$T/agent/cccp.args" -Xverify:all \
+       -cp "$B/ow.jar:$B/ext" ow.Main "$B/dyn/Dyn.class" >../agent.txt 2>&1)
+    if cmp -s "$d/plain.txt" "$d/agent.txt"; then
+      pass "JDK $v: agent only: output identical"
+    else
+      fail "JDK $v: agent only: output differs"
+      diff "$d/plain.txt" "$d/agent.txt" | head -10 | sed 's/^/       /'
+    fi
+    (cd "$d/agent" && "$J/bin/java" @"$T/agent/cccp.args" -Xverify:all \
+       -Dcccp.out=sync.xml -cp "$B/ow.jar:$B/ext" ow.SyncMain 20000 \
+       >../sync-agent.txt 2>&1)
+    (cd "$d" && "$J/bin/java" -cp "$B/ow.jar:$B/ext" ow.SyncMain 20000 \
+       >sync-plain0.txt 2>&1)
+    check "JDK $v: agent only: synchronized methods overridden: output identical" \
+      cmp "$d/sync-plain0.txt" "$d/sync-agent.txt"
     [ "$g" = -g:none ] && continue
+    check "JDK $v: agent only: an override defined at run time is a node, its callees under it" \
+      name_under "$d/agent/cccp-profile.xml" ext/Dyn.get ow/Base.helper
+    check "JDK $v: agent only: super call from an override reaches the original" \
+      name_under "$d/agent/cccp-profile.xml" ext/Sub.get ow/Base.get
     P="$d/cccp-profile.xml"
     check "JDK $v: an override defined at run time is a node, its callees under it" \
       name_under "$P" ext/Dyn.get ow/Base.helper

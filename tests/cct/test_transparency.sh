@@ -6,8 +6,11 @@
 # StackWalker, Thread.getStackTrace indexed; also inside lambdas and method
 # references implementing an interface of the program, and a native method)
 # and what helpful NullPointerException messages say of the calls
-# are byte-identical to the plain run, on JDK 17 and 25. The program is tests/programs/transparent.
-# A run without the runtime's agent must differ (the suite can fail).
+# are byte-identical to the plain run, on JDK 17 and 25, rewritten ahead
+# of time and agent only (cccp-rewrite --agent: the plain jar, its
+# classes instrumented as they load). The program is
+# tests/programs/transparent. A run without the runtime's agent must
+# differ (the suite can fail).
 #
 # Environment: CCCP_REWRITE, BUILD (cccp-rt.jar), JDK17, JDK25.
 set -u
@@ -27,6 +30,7 @@ mkdir -p "$T/c" "$T/out"
 (cd "$T/c" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
 expect_exit 0 "rewrite tp.jar (default options)" "$REWRITE" -q "$T/tp.jar" -o "$T/out/"
 check "the argfile names the agent" grep -q -- '^-javaagent:' "$T/out/cccp.args"
+expect_exit 0 "the options of agent only" "$REWRITE" -q --agent -o "$T/agent"
 
 for J in "${JDKS[@]}"; do
   v=$(jdk_version "$J")
@@ -43,6 +47,18 @@ for J in "${JDKS[@]}"; do
     diff "$d/plain.txt" "$d/inst.txt" | head -12 | sed 's/^/       /'
   fi
   check "JDK $v: the instrumented run wrote a profile" test -s "$d/cccp-profile.xml"
+  mkdir -p "$d/agent"
+  (cd "$d/agent" && "$J/bin/java" @"$T/agent/cccp.args" -cp "$T/tp.jar" tp.Main \
+     >../agent.txt 2>&1)
+  if cmp -s "$d/plain.txt" "$d/agent.txt"; then
+    pass "JDK $v: agent only: reflection, serialVersionUID and stack traces identical"
+  else
+    fail "JDK $v: agent only: the run differs"
+    diff "$d/plain.txt" "$d/agent.txt" | head -12 | sed 's/^/       /'
+  fi
+  check "JDK $v: agent only: the program's methods are in the profile" \
+    bash -c "[ \$('$REPORT' top --merge-threads --methods -n 0 '$d/agent/cccp-profile.xml' |
+      grep -c ' tp/') -gt 20 ]"
   # a constructor that runs before its class's static initializer (it
   # sets the method ids) makes no node, not one named by id 0
   check "JDK $v: cccp-report reads the profile back" \
