@@ -69,7 +69,9 @@ static int has_clinit(const cr_class *c) {
 
 int cr_xf_default_suid(const cr_class *c, int64_t *out, cr_diag *d) {
   const char *name = cr_cf_this_name(c);
+  /* one array, in turn for the interfaces, the fields and the methods */
   uint32_t n = c->nfields > c->nmethods ? c->nfields : c->nmethods;
+  if (c->interfaces.n > n) n = c->interfaces.n;
   sig *v = cr_calloc(n + 1, sizeof *v);
   cr_buf b;
   cr_buf_init(&b);

@@ -21,6 +21,9 @@
 # prefixed with the jar's path: its plain and oracle runs use copies of
 # the jars in a folder whose path is as long as the rewritten jars'. An
 # application whose jar is missing is skipped with a message.
+# Agent only (cccp-rewrite --agent: the plain jars, every class
+# instrumented as it loads) is held to the same output and overlap, on
+# JDK 17 (on 25 too under CCCP_FULL=1).
 #
 # Environment: CCCP_REWRITE, BUILD, JDK17, JDK25, APPS_ONLY (a,b: only
 # these applications).
@@ -51,6 +54,8 @@ oracle_blind
 JDKS=("$JDK17")
 if [ -x "$JDK25/bin/java" ]; then JDKS+=("$JDK25")
 else echo "  skip JDK 25: none at $JDK25"; fi
+AGENT="$T/agent"
+expect_exit 0 "the options of agent only" "$REWRITE" -q --agent -o "$AGENT"
 
 # app NAME "PREFIXES" "JARS" MAIN ARGS... (tests/apps.sh): instrument
 # JARS (all into one folder; the first is the class path), then per JDK
@@ -84,8 +89,11 @@ app() {
   local J v how d a
   for J in "${JDKS[@]}"; do
     v=$("$J/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
-    # run folders of one name length: p(lain), o(racle), i(nstrumented)
-    for how in p o i; do
+    # run folders of one name length: p(lain), o(racle), i(nstrumented),
+    # a(gent only)
+    local hows="p o i a"
+    [ "$v" = 17 ] || [ "${CCCP_FULL:-0}" = 1 ] || hows="p o i"
+    for how in $hows; do
       d="$T/$name/$v-$how"; mkdir -p "$d/gen"
       local args=()
       for a in "$@"; do args+=("${a//@OUT@/$d/gen}"); done
@@ -95,28 +103,35 @@ app() {
               -cp "$cp" "$main" "${args[@]}" >out.txt 2>&1) ;;
         i) (cd "$d" && "$J/bin/java" "${JOPTS[@]}" @"$inst/cccp.args" -Dcccp.out="$d/cct.xml" \
               -cp "$icp" "$main" "${args[@]}" >out.txt 2>&1) ;;
+        a) (cd "$d" && "$J/bin/java" "${JOPTS[@]}" @"$AGENT/cccp.args" -Dcccp.out="$d/cct.xml" \
+              -cp "$cp" "$main" "${args[@]}" >out.txt 2>&1) ;;
       esac
     done
-    local P="$T/$name/$v-p" O="$T/$name/$v-o" I="$T/$name/$v-i"
+    local P="$T/$name/$v-p" O="$T/$name/$v-o" I
     if [ ! -s "$P/out.txt" ] && [ -z "$(ls -A "$P/gen")" ]; then
       fail "$name on JDK $v: the plain run printed and wrote nothing"; continue
     fi
-    same_output "$name on JDK $v, instrumented" "$P" "$I"
     check "$name on JDK $v: output identical under the oracle" \
       cmp "$P/out.txt" "$O/out.txt"
-    if [ ! -s "$I/cct.xml" ] || [ ! -s "$O/cct.xml" ]; then
-      fail "$name on JDK $v: a profile is missing"; continue
-    fi
-    "${CMP[@]}" "${pre[@]}" --collapse-generated --hide-vm-upcalls "${BLIND[@]}" \
-      "${HIDE_MORE[@]}" --top 5 --min-overlap "$MIN_OVERLAP" \
-      "$O/cct.xml" "$I/cct.xml" >"$T/res" 2>&1
-    local st=$? ov
-    ov=$(head -1 "$T/res")
-    if [ $st = 0 ]; then
-      pass "$name on JDK $v: CCT vs oracle $ov ($(sed -n 2p "$T/res"))"
-    else
-      fail "$name on JDK $v: CCT vs oracle $ov"; sed 's/^/       /' "$T/res" | cut -c1-300
-    fi
+    for how in $hows; do
+      local what
+      case $how in i) what=instrumented ;; a) what="agent only" ;; *) continue ;; esac
+      I="$T/$name/$v-$how"
+      same_output "$name on JDK $v, $what" "$P" "$I"
+      if [ ! -s "$I/cct.xml" ] || [ ! -s "$O/cct.xml" ]; then
+        fail "$name on JDK $v, $what: a profile is missing"; continue
+      fi
+      "${CMP[@]}" "${pre[@]}" --collapse-generated --hide-vm-upcalls "${BLIND[@]}" \
+        "${HIDE_MORE[@]}" --top 5 --min-overlap "$MIN_OVERLAP" \
+        "$O/cct.xml" "$I/cct.xml" >"$T/res" 2>&1
+      local st=$? ov
+      ov=$(head -1 "$T/res")
+      if [ $st = 0 ]; then
+        pass "$name on JDK $v, $what: CCT vs oracle $ov ($(sed -n 2p "$T/res"))"
+      else
+        fail "$name on JDK $v, $what: CCT vs oracle $ov"; sed 's/^/       /' "$T/res" | cut -c1-300
+      fi
+    done
   done
 }
 

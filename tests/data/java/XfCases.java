@@ -125,6 +125,13 @@ public final class XfCases {
         }
         out.add("clone " + b.cloned(new int[] {1, 2}).length);
         out.add("sub " + new XfSub().sync(1));
+        out.add("suid " + java.io.ObjectStreamClass.lookup(XfFaces.class)
+                .getSerialVersionUID());
         for (String s : out) System.out.println(s);
     }
 }
+
+/** Serializable, with more interfaces than members: its default
+ *  serialVersionUID, which the rewrite pins, hashes every interface. */
+class XfFaces implements java.io.Serializable, Cloneable, java.util.RandomAccess,
+        java.util.EventListener {}
