@@ -66,12 +66,12 @@ int cr_agent_load_init(const char *options) {
   return L.summary_path ? 0 : -1;
 }
 
-/* The JDK's packages and the runtime's, at a glance (the hierarchy knows
-** the JDK's packages exactly: cr_hclass_in_jdk_package). */
+/* Packages only the JDK and the runtime define classes in, at a glance.
+** Others are asked of the hierarchy, which knows the JDK's packages
+** exactly: javax/inject, org/w3c/dom/svg, com/sun/xml/bind come from
+** jars, and the rewrite instrumented them. */
 static int jdk_name(const char *n) {
-  static const char *const pre[] = {"java/", "javax/", "jdk/", "sun/",
-                                    "com/sun/", "cccp/rt/", "org/ietf/jgss/",
-                                    "org/w3c/dom/", "org/xml/sax/"};
+  static const char *const pre[] = {"java/", "jdk/internal/", "cccp/rt/"};
   for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
     if (strncmp(n, pre[i], strlen(pre[i])) == 0) return 1;
   return 0;
@@ -445,7 +445,7 @@ void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
       names_runtime(data, len))
     return;
   pthread_mutex_lock(&L.mu);
-  if (ready(j) == 0) {
+  if (ready(j) == 0 && !cr_hier_jdk_package(L.h, name)) {
     cr_buf b;
     cr_buf_init(&b);
     int rc = rewrite(name, data, (size_t)len, &b);

@@ -48,11 +48,16 @@ static int inits_code(const cr_hclass *c) {
 ** class's own chain is instrumented and has a '<clinit>', which reads the
 ** thread-local slot; with 'ifaces' (fields, which an interface may
 ** declare, and 'new', which initialises superinterfaces with default
-** methods) any superinterface of 't' with one counts too.
+** methods) any superinterface of 't' with one counts too. A class the
+** hierarchy does not know counts as well: one made at run time (a
+** Groovy closure, a Clojure fn), which the agent may instrument as it
+** loads, or whose superclass (groovy.lang.Closure) has an instrumented
+** '<clinit>'.
 */
 static int init_needed(xf *x, const char *t, int ifaces) {
   const cr_hier *h = x->o->h;
   const cr_hclass *top = cr_hier_class(h, t);
+  if (!top) return t[0] != '[';
   int need = 0;
   for (uint32_t k = 0; top && ifaces && !need &&
                        k < cr_hclass_all_iface_count(top); k++)

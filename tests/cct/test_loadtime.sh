@@ -9,6 +9,10 @@
 #   64 KiB once instrumented runs as it is, with one warning; bytes that are no class file fail
 #   as plainly (ClassFormatError), the JVM unharmed; every output line
 #   as plainly; -Dcccp.load=off leaves them all as they are;
+# - a class of a folder the rewrite did not see (lt.Late), made by
+#   rewritten code right after a call into the JDK: the static
+#   initializer of its rewritten superclass is a node under the caller,
+#   not under the JDK method (with and without the agent's rewriting);
 # - scripts compiled to classes at run time: a Groovy script's fib, a
 #   Clojure fn fib and a Jython function fib (Debian's groovy, clojure
 #   and jython, their jars rewritten) are nodes with the calls the
@@ -23,7 +27,10 @@ use_jdks
 use_report
 P=$ROOT/tests/programs/loadtime
 
-check "compile the programs" "$JDK17/bin/javac" -d "$T/cls" "$P"/lt/*.java
+check "compile the programs" "$JDK17/bin/javac" -d "$T/cls" -sourcepath "$P/late" \
+  "$P"/lt/*.java
+# lt.Late is not in the jar: a folder of its own, never rewritten
+mkdir -p "$T/late/lt" && mv "$T/cls/lt/Late.class" "$T/late/lt/"
 check "compile the classes they define" "$JDK17/bin/javac" -cp "$T/cls" \
   -d "$T/def" "$P"/defined/lt/*.java
 # a method whose instrumented code would pass 64 KiB: 10,000 calls
@@ -96,6 +103,14 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: a class too large to instrument runs as it is, with one warning" \
     bash -c "[ \$(wc -l <'$T/d$v.err') = 1 ] &&
       grep -q '^cccp: lt/Huge: .*run()I left uninstrumented' '$T/d$v.err'"
+  for how in load-time off; do
+    "$J/bin/java" @"$T/app/cccp.args" -Dcccp.load=${how/load-time/on} \
+      -cp "$T/app/lt.jar:$T/late" -Dcccp.out="$T/m$v$how.xml" lt.Maker >"$T/m$v$how.out" 2>&1
+    check "JDK $v, $how: a class the rewrite did not know, made after a JDK call: its superclass's initializer under the caller" \
+      bash -c "grep -qx 'made 3314349' '$T/m$v$how.out' &&
+        '$REPORT' folded '$T/m$v$how.xml' | grep -q '^\[main\];lt/Maker.main;lt/Init.<clinit>;lt/Init.setup 1\$' &&
+        ! '$REPORT' folded '$T/m$v$how.xml' | grep -q 'hashCode;lt/Init'"
+  done
   "$J/bin/java" @"$T/app/cccp.args" -Dcccp.load=off -cp "$T/app/lt.jar" \
     -Dcccp.out="$T/off$v.xml" lt.Define "${DEF[@]}" >"$T/off$v.out" 2>&1
   check "JDK $v: -Dcccp.load=off: as plainly, the classes as they are" \
