@@ -41,6 +41,28 @@ static void publish_virtual(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
 }
 
 /*
+** The node of a call whose callee is 'node', on the stack above what is
+** there ([receiver]): "aload cc; MID; CC.enter[v]", or for a static or
+** special call into a class the hierarchy does not know ('x->site_cls'),
+** "ldc CLASS; aload cc; MID; CC.enterc", which makes no node when that
+** class turns out instrumented (at load time): its method makes its own.
+*/
+static void emit_node(xf *x, cr_body *b, cr_insn *i, int ccl,
+                      const xf_mid *node, int virt) {
+  if (x->site_cls) {
+    if (!x->r_enterc)
+      x->r_enterc = cr_xf__cpi(x, cr_cp_add_methodref(x->c->cp, CC_CLASS,
+                                                      "enterc", D_ENTERC,
+                                                      x->d));
+    cr_xf__emit(x, b, i, CR_OP_LDC, x->site_cls);
+  }
+  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
+  cr_xf__emit_mid(x, b, i, node);
+  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC,
+              x->site_cls ? x->r_enterc : virt ? x->r_enterv : x->r_enter);
+}
+
+/*
 ** Call 'i' in the compact part of a body ('cr_xf__instrument'), where the slot
 ** holds the method's node 'cc' all along: a call that finds its node in
 ** the slot needs nothing, and one that makes its callee's node sets it
@@ -70,9 +92,7 @@ static void wrap_compact(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
     cr_xf__spill_args(x, b, i, spill, prev + 1, 1);
     cr_xf__emit(x, b, i, CR_OP_DUP, 0);
   }
-  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
-  cr_xf__emit_mid(x, b, i, node);
-  cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
+  emit_node(x, b, i, ccl, node, spill != NULL);
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   cr_xf__emit(x, b, i, CR_OP_POP, 0);
   if (spill) cr_xf__spill_args(x, b, i, spill, prev + 1, 0);
@@ -122,11 +142,8 @@ void cr_xf__wrap_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev,
     cr_xf__spill_args(x, b, i, spill, prev + 1, 1);
     cr_xf__emit(x, b, i, CR_OP_DUP, 0);
   }
-  cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
-  if (node) {
-    cr_xf__emit_mid(x, b, i, node);
-    cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, spill ? x->r_enterv : x->r_enter);
-  }
+  if (node) emit_node(x, b, i, ccl, node, spill != NULL);
+  else cr_xf__emit(x, b, i, CR_OP_ALOAD, ccl);
   cr_xf__emit(x, b, i, CR_OP_INVOKESTATIC, x->r_set);
   cr_xf__emit(x, b, i, x->publish ? CR_OP_POP : CR_OP_ASTORE,
               x->publish ? 0 : prev);
@@ -292,13 +309,15 @@ void cr_xf__rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   int app = t && cr_hclass_instrumented(cr_hmethod_class(t));
   /* a virtual or interface call that may select another method than the
   ** one it names: the runtime picks the node by the receiver's class
-  ** (CC.enterv) */
-  int dyn = t && (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
-            !(cr_hmethod_access(t) & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
-            !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL) &&
+  ** (CC.enterv); so does a call into a class the hierarchy does not know
+  ** (made at run time), whose method the agent may have instrumented */
+  int dyn = (kind == CR_SITE_VIRTUAL || kind == CR_SITE_INTERFACE) &&
+            (!t || (!(cr_hmethod_access(t) &
+                      (ACC_FINAL | ACC_PRIVATE | ACC_STATIC)) &&
+                    !(cr_hclass_access(cr_hmethod_class(t)) & ACC_FINAL))) &&
             owner[0] != '[' && prev + 1 + cr_xf__arg_slots(desc) <= 65535;
   const char *cls = t ? cr_hclass_name(cr_hmethod_class(t)) : owner;
-  if (dyn && x->readers) cr_hier_note_virtual_site(t);   /* publish_virtual */
+  if (dyn && t && x->readers) cr_hier_note_virtual_site(t); /* publishv */
   if (app && !native) {
     /* An application method without twins: an instrumented selection
     ** makes its node from the slot, but the receiver's class may inherit
@@ -317,7 +336,13 @@ void cr_xf__rewrite_site(xf *x, cr_body *b, cr_insn *i, int ccl, int prev) {
   xf_mid *m = site_mid(x, sm, cls, name, desc, flags);
   if (!m) return;
   dyn = dyn && !app;
+  /* a static or special call into a class not known: CC.enterc */
+  x->site_cls = !t && !dyn && owner[0] != '[' && x->c->major >= 49 &&
+                        (kind == CR_SITE_STATIC || kind == CR_SITE_SPECIAL)
+                    ? cr_xf__cpi(x, cr_cp_add_class(cp, owner, x->d))
+                    : 0;
   if (!dyn && !app && leaf_site(x, t, owner, kind)) wrap_leaf(x, b, i, ccl, m);
   else cr_xf__wrap_site(x, b, i, ccl, prev, m, init_this, dyn ? desc : NULL);
+  x->site_cls = 0;
   x->o->nsites_node++;
 }

@@ -17,6 +17,7 @@
 #define D_ENTER "(Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_ENTERV "(Ljava/lang/Object;Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_PUBLISHV "(Ljava/lang/Object;Lcccp/rt/CC;I)V"
+#define D_ENTERC "(Ljava/lang/Class;Lcccp/rt/CC;I)Lcccp/rt/CC;"
 #define D_OWNS "(Ljava/lang/Object;I)Z"
 #define D_COUNT "(Lcccp/rt/CC;I)V"
 #define D_EVENT "(Lcccp/rt/CC;)V"
@@ -123,7 +124,10 @@ typedef struct xf {
   cr_typeinfo ti;           /* 'inner' plus cccp/rt/CC */
   cr_an_env env;
   int r_enter, r_enterv, r_get, r_set, r_register;  /* Methodrefs */
-  int r_owns, r_getclass, r_restore, r_publishv;
+  int r_owns, r_getclass, r_restore, r_publishv, r_enterc;
+  int site_cls;         /* the class constant of a static or special call
+                           into a class the hierarchy does not know, whose
+                           node CC.enterc makes (0: none) */
   int r_cycles, r_bytecodes, r_allocs;  /* block counters */
   int r_returned, r_caught;                /* JOP method-cache events */
   int r_returned2;                         /* CC.returned(CC, CC) */

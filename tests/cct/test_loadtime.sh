@@ -12,7 +12,8 @@
 # - a class of a folder the rewrite did not see (lt.Late), made by
 #   rewritten code right after a call into the JDK: the static
 #   initializer of its rewritten superclass is a node under the caller,
-#   not under the JDK method (with and without the agent's rewriting);
+#   not under the JDK method, and its constructor one node (with and
+#   without the agent's rewriting);
 # - scripts compiled to classes at run time: a Groovy script's fib, a
 #   Clojure fn fib and a Jython function fib (Debian's groovy, clojure
 #   and jython, their jars rewritten) are nodes with the calls the
@@ -110,6 +111,9 @@ for J in "${JDKS[@]}"; do
       bash -c "grep -qx 'made 3314349' '$T/m$v$how.out' &&
         '$REPORT' folded '$T/m$v$how.xml' | grep -q '^\[main\];lt/Maker.main;lt/Init.<clinit>;lt/Init.setup 1\$' &&
         ! '$REPORT' folded '$T/m$v$how.xml' | grep -q 'hashCode;lt/Init'"
+    check "JDK $v, $how: ... and its constructor one node, whether or not instrumented as it loaded" \
+      bash -c "'$REPORT' folded '$T/m$v$how.xml' | grep -q '^\[main\];lt/Maker.main;lt/Late.<init>;lt/Init.<init> 1\$' &&
+        ! '$REPORT' folded '$T/m$v$how.xml' | grep -q 'Late.<init>;lt/Late.<init>'"
   done
   "$J/bin/java" @"$T/app/cccp.args" -Dcccp.load=off -cp "$T/app/lt.jar" \
     -Dcccp.out="$T/off$v.xml" lt.Define "${DEF[@]}" >"$T/off$v.out" 2>&1

@@ -146,6 +146,39 @@ public class CC {
   }
 
   /**
+   * The node for a static or special call (a constructor) from
+   * instrumented code into class 'k', which the rewriter did not know
+   * (made at run time, or outside its inputs): 'parent' when 'k' is
+   * instrumented (the agent instrumented it as it loaded: its method
+   * makes its own node from the slot), else the node of 'mid'.
+   */
+  public static CC enterc(Class<?> k, CC parent, int mid) {
+    if (parent == null || mid == 0) return parent;
+    return instrumentedClass(k) ? parent : enter(parent, mid);
+  }
+
+  /*
+   * Whether class 'k' is instrumented, for 'enterc'; once per class (a
+   * ClassValue), false when it cannot be decided: the heap is full, or
+   * in JDK mode on a virtual thread (see selectJdk), where the JDK code
+   * that decides runs with the slot cleared.
+   */
+  private static boolean instrumentedClass(Class<?> k) {
+    try {
+      if (!Slots.JDK) return Select.instrumented(k);
+      if (Slots.virtual()) return false;
+      CC prev = set(null);
+      try {
+        return Select.instrumented(k);
+      } finally {
+        set(prev);
+      }
+    } catch (OutOfMemoryError e) {
+      return false;
+    }
+  }
+
+  /**
    * An app-mode library call site's 'enterv', its node published in the
    * thread's slot for the call ('set'), unless the selected method is a
    * leaf of the JDK ('Select.leaf'): nothing it runs reads the slot, so
