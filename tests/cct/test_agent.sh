@@ -7,8 +7,9 @@
 #   the calling contexts their hand-written expectations give, and the
 #   profile of the ahead-of-time rewrite (overlap >= 99.9%); on JDK 17,
 #   every class the agent instrumented is byte-identical to the rewrite's;
-# - scripts: a Groovy script's fib and a Clojure fn fib are nodes with
-#   their 21891 calls, from Debian's plain jars, the output as plainly;
+# - scripts: a Groovy script's fib, a Clojure fn fib and a JavaScript
+#   function fib compiled by Rhino (-opt 9) are nodes with their 21891
+#   calls, from Debian's plain jars, the output as plainly;
 # - a class path with entries that do not exist (the JVM skips them);
 #   -Dcccp.load=off: no class instrumented; an agent file naming no
 #   rewriter: one line saying the classes are not instrumented, and the
@@ -98,6 +99,17 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
     test "$(method_calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
 
+  printf 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nprint("fib=" + fib(20));\n' \
+    >"$T/fib.js"
+  "$J/bin/java" -cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main \
+    -opt 9 "$T/fib.js" >"$T/r$v.plain" 2>&1
+  "$J/bin/java" @"$T/A/cccp.args" -cp /usr/share/java/js.jar -Dcccp.out="$T/r$v.xml" \
+    org.mozilla.javascript.tools.shell.Main -opt 9 "$T/fib.js" >"$T/r$v.out" 2>&1
+  check "JDK $v: Rhino (compiled): the script prints as plainly" \
+    bash -c "cmp -s '$T/r$v.plain' '$T/r$v.out' && grep -qx fib=6765 '$T/r$v.out'"
+  check "JDK $v: Rhino (compiled): the function fib is a node, 21891 calls" \
+    test "$("$REPORT" top --merge-threads --methods -n 0 "$T/r$v.xml" |
+            awk '$NF ~ /^org\/mozilla\/javascript\/gen\/.*\._c_fib_[0-9]+\(/ { print $1 }')" = 21891
   got=$("$J/bin/java" @"$T/A/cccp.args" -Dcccp.out="$T/cp$v.xml" \
         -cp "$T/nothing.jar::$T/prog.jar:$T/none" prog.Calls 2>"$T/err")
   check "JDK $v: class path entries that do not exist are skipped" \

@@ -15,8 +15,9 @@
 #   not under the JDK method, and its constructor one node (with and
 #   without the agent's rewriting);
 # - scripts compiled to classes at run time: a Groovy script's fib, a
-#   Clojure fn fib and a Jython function fib (Debian's groovy, clojure
-#   and jython, their jars rewritten) are nodes with the calls the
+#   Clojure fn fib, a Jython function fib and a JavaScript function fib
+#   compiled by Rhino (Debian's groovy, clojure, jython and rhino, their
+#   jars rewritten) are nodes with the calls the
 #   program makes (2 fib(21) - 1 = 21891 for fib(20)), the output as
 #   plainly; without --load-time Clojure's is not in the profile.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
@@ -72,6 +73,10 @@ printf 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint("
   >"$T/fib.py"
 expect_exit 0 "rewrite Jython's jar with --load-time" \
   "$REWRITE" -q --load-time /usr/share/java/jython.jar -o "$T/jython/"
+expect_exit 0 "rewrite Rhino's jar with --load-time" \
+  "$REWRITE" -q --load-time /usr/share/java/js.jar -o "$T/rhino/"
+printf 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nprint("fib=" + fib(20));\n' \
+  >"$T/fib.js"
 # shellcheck disable=SC2086
 expect_exit 0 "rewrite Clojure's jars without it" \
   "$REWRITE" -q $clojure_cp -o "$T/clojure-aot/"
@@ -152,6 +157,15 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: Jython: the function fib is a node, 21891 calls" \
     test "$("$REPORT" top --merge-threads --methods -n 0 "$T/y$v.xml" |
             awk '$NF ~ /^org\/python\/pycode\/_pyx[0-9]+\.fib\$[0-9]+\(/ { print $1 }')" = 21891
+  "$J/bin/java" -cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main \
+    -opt 9 "$T/fib.js" >"$T/r$v.plain" 2>&1
+  "$J/bin/java" @"$T/rhino/cccp.args" -cp "$T/rhino/js.jar" -Dcccp.out="$T/r$v.xml" \
+    org.mozilla.javascript.tools.shell.Main -opt 9 "$T/fib.js" >"$T/r$v.out" 2>&1
+  check "JDK $v: Rhino (compiled): the script prints as plainly" \
+    bash -c "cmp -s '$T/r$v.plain' '$T/r$v.out' && grep -qx fib=6765 '$T/r$v.out'"
+  check "JDK $v: Rhino (compiled): the function fib is a node, 21891 calls" \
+    test "$("$REPORT" top --merge-threads --methods -n 0 "$T/r$v.xml" |
+            awk '$NF ~ /^org\/mozilla\/javascript\/gen\/.*\._c_fib_[0-9]+\(/ { print $1 }')" = 21891
   # shellcheck disable=SC2086
   "$J/bin/java" @"$T/clojure-aot/cccp.args" \
     -cp "$(cp_of "$T/clojure-aot" $clojure_cp)" -Dcccp.out="$T/a$v.xml" \
