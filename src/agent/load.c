@@ -40,13 +40,17 @@
 #include "load.h"
 #include "cccp/classfile.h"
 #include "cccp/hier.h"
+#include "cccp/io.h"
 #include "cccp/policy.h"
 #include "cccp/util.h"
 #include "cccp/xform.h"
 
 static struct {
   pthread_mutex_t mu;
-  char *summary_path;
+  char *summary_path;       /* a whole summary (--load-time before it
+                               was the default) */
+  char *app_summary;        /* the rewrite's summary, without the JDK,
+                               whose classes come from the JVM's image */
   char *agent_file;         /* agent only: the file of 'cccp-rewrite
                                --agent' */
   cr_hier *h;               /* the summary's hierarchy and every class
@@ -57,11 +61,13 @@ static struct {
                                which the hierarchy holds as instrumented:
                                their subtypes stay as they are too */
   size_t nfailed;
-} L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, NULL, 0, NULL, 0};
+} L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0};
 
 int cr_agent_load_init(const char *options) {
   if (strncmp(options, "agent=", 6) == 0)
     return (L.agent_file = strdup(options + 6)) ? 0 : -1;
+  if (strncmp(options, "app=", 4) == 0)
+    return (L.app_summary = strdup(options + 4)) ? 0 : -1;
   L.summary_path = strdup(options);
   return L.summary_path ? 0 : -1;
 }
@@ -74,7 +80,11 @@ static int jdk_name(const char *n) {
   static const char *const pre[] = {"java/", "jdk/internal/", "cccp/rt/"};
   for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
     if (strncmp(n, pre[i], strlen(pre[i])) == 0) return 1;
-  return 0;
+  /* java.lang.reflect.Proxy's classes: the JVM's plumbing, no program
+  ** code (annotations are such proxies) */
+  const char *slash = strrchr(n, '/');
+  return slash && strncmp(slash + 1, "$Proxy", 6) == 0 &&
+         (strncmp(n, "jdk/proxy", 9) == 0 || strncmp(n, "com/sun/proxy/", 14) == 0);
 }
 
 /* Whether the class file names the runtime's node type: instrumented. */
@@ -287,6 +297,46 @@ static int load_class_path(jvmtiEnv *j, cr_diag *d) {
   return rc;
 }
 
+/*
+** The classes of the JVM's own run-time image (java.home/lib/modules)
+** into L.h as library classes, as the rewrite adds the JDK of an app-mode
+** rewrite (a module's class is the JDK's, an incubator module's not).
+*/
+static int load_jdk(jvmtiEnv *j, cr_diag *d) {
+  char *home = property(j, "java.home");
+  char img[4096];
+  cr_input *in = NULL;
+  int rc = !home ? cr_diag_set(d, CR_EIO, -1, "the JVM names no java.home")
+                 : cr_jdk_modules_path(img, sizeof img, home, d);
+  free(home);
+  if (rc || (rc = cr_input_open(&in, img, d))) return rc;
+  for (size_t i = 0, n = cr_input_count(in); !rc && i < n; i++) {
+    cr_entry_info e;
+    cr_input_info(in, i, &e);
+    size_t k = strlen(e.name);
+    if (e.is_dir || k < 6 || strcmp(e.name + k - 6, ".class") != 0 ||
+        strcmp(e.name, "module-info.class") == 0)
+      continue;
+    uint8_t *b = NULL;
+    size_t len = 0;
+    if ((rc = cr_input_read(in, i, &b, &len, d))) break;
+    cr_arena *a = cr_arena_new();
+    cr_class *c;
+    if (!a) {
+      rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");
+    } else if ((rc = cr_cf_parse(&c, a, b, len, d)) == 0) {
+      unsigned kind = e.module && strncmp(e.module, "jdk.incubator.", 14)
+                          ? CR_HIER_JDK_MODULE : 0;
+      rc = cr_hier_add_class(L.h, c, kind,
+                             (uint64_t)CR_HIER_EXTERNAL << 32 | i, d);
+    }
+    cr_arena_free(a);
+    cr_free(b);
+  }
+  cr_input_close(in);
+  return rc;
+}
+
 /* The hierarchy of the summary, linked and analysed, once; 0 when ready. */
 static int ready(jvmtiEnv *j) {
   if (L.broken) return -1;
@@ -295,8 +345,10 @@ static int ready(jvmtiEnv *j) {
   cr_diag d;
   cr_diag_clear(&d);
   if (cr_policy_new(&L.pol, 1, &d) != 0 || cr_hier_new(&L.h, &d) != 0 ||
-      (L.agent_file ? load_class_path(j, &d)
-                    : cr_hier_load(L.h, L.summary_path, &d)) != 0 ||
+      (L.agent_file    ? load_class_path(j, &d)
+       : L.app_summary ? cr_hier_load(L.h, L.app_summary, &d) ||
+                             load_jdk(j, &d)
+                       : cr_hier_load(L.h, L.summary_path, &d)) != 0 ||
       cr_hier_link(L.h, &d) != 0 || cr_hier_analyze(L.h, L.pol, &d) != 0) {
     char msg[3072];
     cr_diag_format(&d, msg, sizeof msg);
@@ -309,7 +361,10 @@ static int ready(jvmtiEnv *j) {
   }
   if (getenv("CCCP_LOAD_DEBUG"))
     fprintf(stderr, "cccp: %s read in %.3f s\n",
-            L.agent_file ? "the class path" : L.summary_path, now() - t0);
+            L.agent_file    ? "the class path"
+            : L.app_summary ? L.app_summary
+                            : L.summary_path,
+            now() - t0);
   return 0;
 }
 

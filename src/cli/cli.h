@@ -64,8 +64,9 @@ typedef struct cli_opts {
   const struct cr_jop_model *jopm;  /* the model of --jop, or NULL */
   int no_jdk_cache;         /* --no-jdk-cache */
   const char *explain;      /* --explain CLASS[.METHOD] */
-  int load_time;            /* --load-time: the agent instruments the
-                               classes that were not rewritten */
+  int load_time;            /* the agent instruments the classes that
+                               were not rewritten (default; 0 with
+                               --no-load-time) */
   int agent;                /* --agent: no inputs; the options file runs
                                any program under the load-time rewriter */
   const char *whole_summary;  /* --whole-summary FILE ('-': stdout) */
@@ -163,14 +164,15 @@ int cli_run(const cli_opts *o, const cli_plan *p, const cr_typeinfo *ti,
 ** ('cr_hier_virtual_leaves') go to 'OUTPUT.leaves' or 'DIR/cccp.leaves',
 ** under a first line "cccp-leaves 1 BUILD" ('build': the library JDK's
 ** java.runtime.version), and the options file names it (cccp.leaves);
-** without leaves, or without a build, neither. With 'whole' (--load-time)
-** the whole hierarchy goes to 'OUTPUT.summary' or 'DIR/cccp.summary',
-** which the options file gives the native agent. With 'agent_opt'
-** instead, the native agent gets that option (see 'cli_agent_files').
+** without leaves, or without a build, neither. With 'lt' (load-time
+** rewriting, the default) its hierarchy without the JDK's classes goes
+** to 'OUTPUT.summary' or 'DIR/cccp.summary', which the options file
+** gives the native agent ("app=PATH"). With 'agent_opt' instead, the
+** native agent gets that option (see 'cli_agent_files').
 */
 struct cr_hier;
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
-                      const struct cr_hier *whole, const struct cr_hier *h,
+                      const struct cr_hier *lt, const struct cr_hier *h,
                       const char *build, const char *agent_opt, cr_diag *d);
 /*
 ** --agent -o DIR: no rewrite. DIR gets the runtime, the native agent,

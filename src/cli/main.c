@@ -67,10 +67,11 @@ static const char usage_text[] =
     "                         wrappable; no -o needed (see --report)\n"
     "\n"
     "Instrumentation:\n"
-    "      --load-time        app mode: the options file has the native\n"
-    "                         agent instrument, as they load, the classes\n"
-    "                         that were not rewritten (classes defined at\n"
-    "                         run time: scripts, generated functions)\n"
+    "      --no-load-time     app mode: the options file does not have the\n"
+    "                         native agent instrument, as they load, the\n"
+    "                         classes that were not rewritten (classes\n"
+    "                         defined at run time: scripts, generated\n"
+    "                         functions; --load-time: it does, the default)\n"
     "      --agent            no inputs: write to -o DIR what runs any\n"
     "                         program under the native agent, which\n"
     "                         instruments every class as it loads:\n"
@@ -505,7 +506,7 @@ int main(int argc, char **argv) {
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
     OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE, OPT_EXPLAIN,
-    OPT_LOAD_TIME, OPT_AGENT, OPT_WHOLE_SUMMARY
+    OPT_LOAD_TIME, OPT_NO_LOAD_TIME, OPT_AGENT, OPT_WHOLE_SUMMARY
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -533,6 +534,7 @@ int main(int argc, char **argv) {
       {"no-jdk-cache", no_argument, NULL, OPT_NO_JDK_CACHE},
       {"explain", required_argument, NULL, OPT_EXPLAIN},
       {"load-time", no_argument, NULL, OPT_LOAD_TIME},
+      {"no-load-time", no_argument, NULL, OPT_NO_LOAD_TIME},
       {"agent", no_argument, NULL, OPT_AGENT},
       {"whole-summary", required_argument, NULL, OPT_WHOLE_SUMMARY},
       {"jdk", required_argument, NULL, OPT_JDK},
@@ -553,6 +555,7 @@ int main(int argc, char **argv) {
   o.max_entry = CR_DEFAULT_MAX_ENTRY;
   o.level = 1;
   o.closure = -1;
+  o.load_time = 1;
   o.jop_year = CR_JOP_MODEL;
   o.jop_r = CR_JOP_RWS;
   o.jop_w = CR_JOP_WWS;
@@ -639,6 +642,7 @@ int main(int argc, char **argv) {
     case OPT_REPORT: o.report = optarg; break;
     case OPT_EMIT_SUMMARY: o.emit_summary = optarg; break;
     case OPT_LOAD_TIME: o.load_time = 1; break;
+    case OPT_NO_LOAD_TIME: o.load_time = 0; break;
     case OPT_AGENT: o.agent = 1; break;
     case OPT_WHOLE_SUMMARY: o.whole_summary = optarg; break;
     case OPT_MAXENTRY:
@@ -674,7 +678,7 @@ int main(int argc, char **argv) {
   }
   if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
   if (o.agent) {
-    if (o.mode != MODE_CCCP || o.jdk || optind < argc || o.load_time ||
+    if (o.mode != MODE_CCCP || o.jdk || optind < argc ||
         o.nclasspath || o.nsummaries || o.n2b || o.jop_set || o.jop ||
         o.count_bytecodes || o.count_allocs || o.report || o.emit_summary ||
         o.explain || o.whole_summary)

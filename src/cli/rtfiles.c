@@ -139,15 +139,15 @@ void cli_put_agent(FILE *f, const char *path, const char *summary) {
 }
 
 /*
-** The whole hierarchy of the rewrite (the JDK's classes too) into
-** 'path', for the load-time rewriter of the native agent, which
-** instruments against it the classes defined at run time.
+** The hierarchy of the rewrite without the JDK's classes into 'path', for
+** the load-time rewriter of the native agent, which instruments against
+** it, and the JVM's own JDK, the classes defined at run time.
 */
-static int whole_summary(const char *path, const cr_hier *h, cr_diag *d) {
+static int app_summary(const char *path, const cr_hier *h, cr_diag *d) {
   cli_afile af;
   int rc = cli_atomic_open(&af, path, d);
   if (rc) return rc;
-  if ((rc = cr_hier_save_whole(h, af.f, d))) {
+  if ((rc = cr_hier_save_stream(h, af.f, d))) {
     cli_atomic_abort(&af);
     return rc;
   }
@@ -199,7 +199,7 @@ static int leaves_file(const char *path, const cr_hier *h, const char *build,
 }
 
 int cli_runtime_files(const char *out, int is_dir, const char *extra,
-                      const cr_hier *whole, const cr_hier *h,
+                      const cr_hier *lt, const cr_hier *h,
                       const char *build, const char *agent_opt, cr_diag *d) {
   char src[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], jar[PATH_MAX * 2],
       args[PATH_MAX * 2], leaves[PATH_MAX * 2], agent[PATH_MAX * 2];
@@ -230,7 +230,7 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   if (strchr(summary, '='))
     return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's -agentpath cannot "
                        "name a path with '=' in it", summary);
-  if (whole && (rc = whole_summary(summary, whole, d))) return rc;
+  if (lt && (rc = app_summary(summary, lt, d))) return rc;
   size_t nleaves = 0;
   if (is_dir) snprintf(leaves, sizeof leaves, "%s/cccp.leaves", real);
   else if (realpath(out, leaves)) strcat(leaves, ".leaves");
@@ -248,7 +248,9 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   fputs("\n-javaagent:", af.f);
   cli_put_token(af.f, jar);
   fputc('\n', af.f);
-  cli_put_agent(af.f, agent, agent_opt ? agent_opt : whole ? summary : NULL);
+  char appopt[PATH_MAX * 2 + 8];
+  snprintf(appopt, sizeof appopt, "app=%s", summary);
+  cli_put_agent(af.f, agent, agent_opt ? agent_opt : lt ? appopt : NULL);
   if (extra) {
     cli_put_token(af.f, extra);
     fputc('\n', af.f);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The load-time rewriter (cccp-rewrite --load-time: the native agent
-# instruments, as they load, the classes that were not rewritten).
+# The load-time rewriter (the default of app-mode rewrites; the native
+# agent instruments, as they load, the classes that were not rewritten).
 # Checked on JDK 17 and 25 (where installed), in app mode:
 # - classes a program defines at run time from bytes (lt.Define): a small
 #   one and a subclass of a rewritten class are nodes with their exact
@@ -19,7 +19,7 @@
 #   compiled by Rhino (Debian's groovy, clojure, jython and rhino, their
 #   jars rewritten) are nodes with the calls the
 #   program makes (2 fib(21) - 1 = 21891 for fib(20)), the output as
-#   plainly; without --load-time Clojure's is not in the profile.
+#   plainly; with --no-load-time Clojure's is not in the profile.
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25.
 set -u
 source "$(dirname "$0")/../lib.sh"
@@ -49,10 +49,12 @@ check "compile a class too large to instrument" "$JDK17/bin/javac" \
   -d "$T/def" "$T/big/lt/Huge.java"
 printf 'not a class file' >"$T/def/Bad.class"
 (cd "$T/cls" && "$JDK17/bin/jar" cf "$T/lt.jar" lt)
-expect_exit 0 "rewrite the program with --load-time" \
-  "$REWRITE" -q --load-time "$T/lt.jar" -o "$T/app/"
+expect_exit 0 "rewrite the program (default options)" \
+  "$REWRITE" -q "$T/lt.jar" -o "$T/app/"
 check "its options give the agent the rewrite's hierarchy" \
-  grep -q "^-agentpath:.*libcccp-agent.so=$T/app/cccp.summary\$" "$T/app/cccp.args"
+  grep -q "^-agentpath:.*libcccp-agent.so=app=$T/app/cccp.summary\$" "$T/app/cccp.args"
+check "... without the JDK's classes (the agent reads the JVM's own)" \
+  test "$(stat -c %s "$T/app/cccp.summary")" -lt 100000
 DEF=(lt.Small "$T/def/lt/Small.class" lt.Sub "$T/def/lt/Sub.class"
      lt.Huge "$T/def/lt/Huge.class" lt.Bad "$T/def/Bad.class")
 
@@ -64,22 +66,22 @@ printf 'def fib(n) { n < 2 ? n : fib(n - 1) + fib(n - 2) }\nprintln "fib=" + fib
 printf '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(println (str "fib=" (fib 20)))\n' \
   >"$T/fib.clj"
 # shellcheck disable=SC2086
-expect_exit 0 "rewrite Groovy's jars with --load-time" \
-  "$REWRITE" -q --load-time $groovy_cp -o "$T/groovy/"
+expect_exit 0 "rewrite Groovy's jars (default options)" \
+  "$REWRITE" -q $groovy_cp -o "$T/groovy/"
 # shellcheck disable=SC2086
-expect_exit 0 "rewrite Clojure's jars with --load-time" \
-  "$REWRITE" -q --load-time $clojure_cp -o "$T/clojure/"
+expect_exit 0 "rewrite Clojure's jars (default options)" \
+  "$REWRITE" -q $clojure_cp -o "$T/clojure/"
 printf 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint("fib=%%d" %% fib(20))\n' \
   >"$T/fib.py"
-expect_exit 0 "rewrite Jython's jar with --load-time" \
-  "$REWRITE" -q --load-time /usr/share/java/jython.jar -o "$T/jython/"
-expect_exit 0 "rewrite Rhino's jar with --load-time" \
-  "$REWRITE" -q --load-time /usr/share/java/js.jar -o "$T/rhino/"
+expect_exit 0 "rewrite Jython's jar (default options)" \
+  "$REWRITE" -q /usr/share/java/jython.jar -o "$T/jython/"
+expect_exit 0 "rewrite Rhino's jar (default options)" \
+  "$REWRITE" -q /usr/share/java/js.jar -o "$T/rhino/"
 printf 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nprint("fib=" + fib(20));\n' \
   >"$T/fib.js"
 # shellcheck disable=SC2086
-expect_exit 0 "rewrite Clojure's jars without it" \
-  "$REWRITE" -q $clojure_cp -o "$T/clojure-aot/"
+expect_exit 0 "rewrite Clojure's jars with --no-load-time" \
+  "$REWRITE" -q --no-load-time $clojure_cp -o "$T/clojure-aot/"
 # cp DIR JARS...: the rewritten copies of JARS in DIR, as a class path
 cp_of() {
   local dir=$1 j out=""
@@ -170,7 +172,7 @@ for J in "${JDKS[@]}"; do
   "$J/bin/java" @"$T/clojure-aot/cccp.args" \
     -cp "$(cp_of "$T/clojure-aot" $clojure_cp)" -Dcccp.out="$T/a$v.xml" \
     clojure.main "$T/fib.clj" >/dev/null 2>&1
-  check "JDK $v: Clojure without --load-time: fib is not in the profile" \
+  check "JDK $v: Clojure with --no-load-time: fib is not in the profile" \
     test "$(method_calls "$T/a$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 0
 done
 
