@@ -392,6 +392,10 @@ typedef struct cr_body {
                                attribute of one entry, this offset and
                                'line' (NULL: none) */
   uint16_t line;
+  const uint8_t *oflags;    /* decode's facts per original offset, for
+                               'cr_body_check_frames' (internal) */
+  uint32_t bad_frame;       /* 1 + the offset of the first StackMapTable
+                               frame that starts no instruction; 0: none */
 } cr_body;
 
 /* Length of the instruction at offset 'off' of the 'n' bytes of 'code',
@@ -413,6 +417,16 @@ uint32_t cr_code_insn_len(const uint8_t *code, uint32_t off, uint32_t n);
 */
 int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
                    cr_diag *d);
+
+/*
+** For a body just decoded: CR_EFORMAT when HotSpot's verifier would
+** refuse the code's StackMapTable as it stands (a frame that starts no
+** instruction, "bad offset"; from class version 51 on, a branch target,
+** exception handler or instruction after an unconditional jump without a
+** frame, "Expecting a stackmap frame"). Code whose frames are computed
+** afresh would otherwise run where the original does not.
+*/
+int cr_body_check_frames(const cr_body *b, cr_diag *d);
 
 /*
 ** A copy of body 'src' in arena 'a' for method 'm' of the same class,

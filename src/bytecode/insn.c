@@ -249,7 +249,7 @@ uint32_t cr_code_insn_len(const uint8_t *code, uint32_t off, uint32_t n) {
 **      order;
 **   4. the operands are decoded and the references bound to the labels.
 */
-enum { S_INSN = 1, S_LABEL = 2, S_JUMP = 4 };
+enum { S_INSN = 1, S_LABEL = 2, S_JUMP = 4, S_FRAME = 8, S_NEEDS = 16 };
 
 typedef struct dec {
   cr_body *b;
@@ -261,6 +261,8 @@ typedef struct dec {
                            its label if it has one (pass 3; other offsets
                            are never read) */
   uint32_t nlab;        /* offsets with S_LABEL */
+  uint8_t needs;        /* S_NEEDS while marking what the type checker
+                           wants a frame at (branch targets, handlers) */
   cr_insn *v;           /* the nodes */
   cr_diag *d;
 } dec;
@@ -274,7 +276,7 @@ static int mark(dec *x, int64_t off, uint32_t from, const char *what) {
                        "instruction start", cr_body_where(x->b), what, from,
                        (long long)off);
   x->nlab += !(x->start[off] & S_LABEL);
-  x->start[off] |= S_LABEL;
+  x->start[off] |= S_LABEL | x->needs;
   return 0;
 }
 
@@ -472,7 +474,7 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
   b->max_stack = code->max_stack;
   b->max_locals = code->max_locals;
   uint32_t n = code->code_len, count = 0;
-  dec x = {b, code->code, n, NULL, NULL, NULL, 0, NULL, d};
+  dec x = {b, code->code, n, NULL, NULL, NULL, 0, 0, NULL, d};
   x.start = cr_arena_calloc(a, (size_t)n + 1, 1);
   x.offs = cr_arena_alloc(a, ((size_t)n + 1) * sizeof *x.offs);
   x.pos = cr_arena_alloc(a, ((size_t)n + 1) * sizeof *x.pos);
@@ -494,7 +496,15 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
     off += k;
   }
   x.start[n] = S_INSN;
+  /* where the StackMapTable's frames stand ('cr_body_check_frames') */
+  const cr_attr *smt = cr_attrs_find(&code->attrs, CR_ATTR_STACKMAPTABLE);
+  for (uint32_t k = 0, off = 0; smt && smt->u.smt && k < smt->u.smt->n; k++) {
+    off += smt->u.smt->v[k].delta + (k ? 1u : 0u);
+    if (off < n && (x.start[off] & S_INSN)) x.start[off] |= S_FRAME;
+    else if (!b->bad_frame) b->bad_frame = off + 1;
+  }
   /* pass 2: what gets a label, checked */
+  x.needs = S_NEEDS;
   for (uint32_t j = 0; j < count; j++) {
     if (!(x.start[x.offs[j]] & S_JUMP)) continue;
     int rc = mark_targets(&x, x.offs[j]);
@@ -503,9 +513,12 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
   for (uint32_t k = 0; k < code->nexc; k++) {
     cr_exc *e = &code->exc[k];
     int rc;
+    x.needs = 0;
     if ((rc = mark(&x, e->start, e->start, "exception range start")) ||
-        (rc = mark(&x, e->end, e->end, "exception range end")) ||
-        (rc = mark(&x, e->handler, e->handler, "exception handler")))
+        (rc = mark(&x, e->end, e->end, "exception range end")))
+      return rc;
+    x.needs = S_NEEDS;
+    if ((rc = mark(&x, e->handler, e->handler, "exception handler")))
       return rc;
     if (e->start >= e->end || e->handler >= n)
       return cr_diag_set(d, CR_EFORMAT, -1,
@@ -513,6 +526,7 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
                          "%u", cr_body_where(b), k, e->start, e->end,
                          e->handler);
   }
+  x.needs = 0;
   code_tables(&x, code, 0);
   /* pass 3: the nodes, in list order */
   uint32_t total = count + x.nlab;
@@ -554,7 +568,33 @@ int cr_body_decode(cr_body **out, cr_class *c, cr_member *m, cr_arena *a,
   }
   int rc = code_tables(&x, code, 1);
   if (rc) return rc;
+  b->oflags = x.start;
   *out = b;
+  return 0;
+}
+
+int cr_body_check_frames(const cr_body *b, cr_diag *d) {
+  if (b->bad_frame)
+    return cr_diag_set(d, CR_EFORMAT, -1, "%s: a StackMapTable frame at "
+                       "offset %u, which starts no instruction",
+                       cr_body_where(b), b->bad_frame - 1);
+  if (!b->oflags || b->cls->major < 51) return 0;
+  /* HotSpot's type checker, with no older verifier to fall back to,
+  ** wants a frame at every branch target and handler, and after every
+  ** unconditional jump */
+  const cr_code *code = b->code;
+  const uint8_t *f = b->oflags;
+  int after = 0;
+  for (uint32_t off = 0; off < code->code_len; off++) {
+    if (!(f[off] & S_INSN)) continue;
+    if (((f[off] & S_NEEDS) || after) && !(f[off] & S_FRAME))
+      return cr_diag_set(d, CR_EFORMAT, -1, "%s: no StackMapTable frame at "
+                         "offset %u, where the type checker wants one",
+                         cr_body_where(b), off);
+    uint8_t op = code->code[off];
+    after = (op >= 0xac && op <= 0xb1) || op == 0xa7 || op == 0xc8 ||
+            op == 0xbf || op == 0xaa || op == 0xab;
+  }
   return 0;
 }
 

@@ -164,6 +164,36 @@ static int from_twin(xf *x, cr_member *m, const char *name,
                      const char *desc, cr_body **out);
 
 /*
+** The code is as HotSpot takes it: its StackMapTable's frames where the
+** verifier wants them ('cr_body_check_frames'), and no more stack and
+** locals needed than its Code attribute says:
+** HotSpot refuses a method whose code does ("stack size too large",
+** "Illegal local variable number"), and the rewrite, which computes both
+** afresh, would turn it into one it takes. 'desc': the descriptor the
+** code was written for (a twin's body is decoded for the twin).
+*/
+static int as_declared(cr_body *b, const char *desc, cr_diag *d) {
+  const cr_code *code = b->code;
+  int rc = cr_body_check_frames(b, d);
+  if (rc) return rc;
+  int args = desc ? cr_desc_arg_slots(desc, strlen(desc)) : 0;
+  uint32_t nloc = (uint32_t)(args < 0 ? 0 : args) + !(b->m->flags & ACC_STATIC);
+  if (b->locals_top > nloc) nloc = b->locals_top;
+  if (nloc > code->max_locals)
+    return cr_diag_set(d, CR_EFORMAT, -1, "%s: needs %u locals, max_locals "
+                       "is %u", cr_body_where(b), nloc, code->max_locals);
+  uint16_t declared = b->max_stack;
+  rc = cr_body_max_stack(b, d);
+  if (rc) return rc;
+  if (b->max_stack > code->max_stack)
+    return cr_diag_set(d, CR_EFORMAT, -1, "%s: needs a stack of %u, "
+                       "max_stack is %u", cr_body_where(b), b->max_stack,
+                       code->max_stack);
+  b->max_stack = declared;
+  return 0;
+}
+
+/*
 ** Build the instrumented body of 'm' into '*out' (name 'name', original
 ** descriptor 'desc'; for an ESI twin 'm' already has the twin's
 ** descriptor): the entry makes the method's node into a new local 'cc',
@@ -200,7 +230,7 @@ static int build(xf *x, cr_member *m, int how, const char *name,
   }
   uint32_t s0[3] = {x->o->nsites_esi, x->o->nsites_tl, x->o->nsites_node};
   int rc = cr_body_decode(&b, x->c, m, x->a, md);
-  if (rc) return rc;
+  if (rc || (rc = as_declared(b, desc, md))) return rc;
   if (how == ESI) b->smt_desc = desc;   /* the code's frames are for it */
   x->in_init = strcmp(name, "<init>") == 0;
   cr_insn *ithis = NULL;

@@ -9,6 +9,13 @@
 #   64 KiB once instrumented runs as it is, with one warning; bytes that are no class file fail
 #   as plainly (ClassFormatError), the JVM unharmed; every output line
 #   as plainly; -Dcccp.load=off leaves them all as they are;
+# - hostile bytes at the agent's entry point: mutants of lt.Small
+#   (tests/tools/mutate-class.py: the code as the verifier refuses it,
+#   and 1,500 seeded random ones), each defined at run time:
+#   every one ends as in the plain run (loads and returns the same, or
+#   fails with the same error: a StackMapTable, max_stack or max_locals
+#   the JVM refuses is not turned into one it takes), the JVM unharmed,
+#   stderr only the agent's "left uninstrumented" lines;
 # - a class of a folder the rewrite did not see (lt.Late), made by
 #   rewritten code right after a call into the JDK: the static
 #   initializer of its rewritten superclass is a node under the caller,
@@ -121,6 +128,21 @@ for J in "${JDKS[@]}"; do
     check "JDK $v, $how: ... and its constructor one node, whether or not instrumented as it loaded" \
       bash -c "'$REPORT' folded '$T/m$v$how.xml' | grep -q '^\[main\];lt/Maker.main;lt/Late.<init>;lt/Init.<init> 1\$' &&
         ! '$REPORT' folded '$T/m$v$how.xml' | grep -q 'Late.<init>;lt/Late.<init>'"
+  done
+  # hostile bytes: mutants of lt.Small (the targeted ones and 500 random
+  # ones a seed), each defined at run time
+  for seed in 1 2 3; do
+    python3 "$ROOT/tests/tools/mutate-class.py" "$T/def/lt/Small.class" \
+      "$T/mut$seed" $seed 500 lt.Small >"$T/mut$seed.args"
+    timeout 300 "$J/bin/java" -cp "$T/lt.jar" lt.Define @"$T/mut$seed.args" \
+      >"$T/mut$seed-$v.plain" 2>&1
+    timeout 300 "$J/bin/java" @"$T/app/cccp.args" -cp "$T/app/lt.jar" \
+      -Dcccp.out="$T/mut$seed-$v.xml" lt.Define @"$T/mut$seed.args" \
+      >"$T/mut$seed-$v.out" 2>"$T/mut$seed-$v.err"
+    check "JDK $v: $(($(wc -l <"$T/mut$seed.args") / 2)) mutants of a class (seed $seed), each defined at run time: each ends as plainly" \
+      bash -c "cmp '$T/mut$seed-$v.plain' '$T/mut$seed-$v.out' &&
+        [ \$((\$(wc -l <'$T/mut$seed.args') / 2)) = \$(wc -l <'$T/mut$seed-$v.out') ] &&
+        ! grep -qv '^cccp: lt/Small: .* left uninstrumented: ' '$T/mut$seed-$v.err'"
   done
   "$J/bin/java" @"$T/app/cccp.args" -Dcccp.load=off -cp "$T/app/lt.jar" \
     -Dcccp.out="$T/off$v.xml" lt.Define "${DEF[@]}" >"$T/off$v.out" 2>&1

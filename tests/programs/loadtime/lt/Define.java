@@ -5,9 +5,10 @@ import java.nio.file.Paths;
 
 /**
  * Defines classes at run time from class files that are on no class
- * path (arguments: pairs of class name and file), calls each one's
- * static run() and prints what it returns, or the error the definition
- * or the call ends with.
+ * path (arguments: pairs of class name and file; '@FILE' reads the
+ * arguments from FILE, one a line), each in a loader of its own, calls
+ * each one's static run() and prints what it returns, or the error the
+ * definition or the call ends with.
  */
 public class Define extends ClassLoader {
   Define() {
@@ -15,11 +16,13 @@ public class Define extends ClassLoader {
   }
 
   public static void main(String[] args) throws Exception {
-    Define loader = new Define();
+    if (args.length == 1 && args[0].startsWith("@"))
+      args = Files.readAllLines(Paths.get(args[0].substring(1)))
+          .toArray(new String[0]);
     for (int i = 0; i + 1 < args.length; i += 2) {
       byte[] b = Files.readAllBytes(Paths.get(args[i + 1]));
       try {
-        Class<?> c = loader.defineClass(args[i], b, 0, b.length);
+        Class<?> c = new Define().defineClass(args[i], b, 0, b.length);
         System.out.println(args[i] + " " + c.getMethod("run").invoke(null));
       } catch (Throwable e) {
         System.out.println(args[i] + " " + e.getClass().getName());
