@@ -679,11 +679,11 @@ int main(int argc, char **argv) {
   if (o.mode == MODE_NONE) o.mode = MODE_CCCP;
   if (o.agent) {
     if (o.mode != MODE_CCCP || o.jdk || optind < argc ||
-        o.nclasspath || o.nsummaries || o.n2b || o.jop_set || o.jop ||
+        o.nclasspath || o.nsummaries > 1 || o.n2b || o.jop_set || o.jop ||
         o.count_bytecodes || o.count_allocs || o.report || o.emit_summary ||
         o.explain || o.whole_summary)
-      usage_error("%s", "--agent rewrites nothing: it takes -o DIR and "
-                  "--policy only");
+      usage_error("%s", "--agent rewrites nothing: it takes -o DIR, "
+                  "--policy and the --summary of an instrumented JDK only");
     if (!o.output) usage_error("%s", "no output given (-o DIR)");
     cr_diag ad;
     cr_diag_clear(&ad);

@@ -267,27 +267,78 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   return cli_atomic_commit(&af, d);
 }
 
+/* 'path' as an absolute path without a newline into 'out' (for a line of
+** the agent file). */
+static int agent_path(char *out, const char *path, cr_diag *d) {
+  errno = 0;
+  if (!realpath(path, out) || strchr(out, '\n'))
+    return cr_diag_set(d, CR_EUSAGE, -1, "%s: %s", path,
+                       errno ? strerror(errno) : "a newline in the path");
+  return 0;
+}
+
+/*
+** JDK mode: the options of the instrumented JDK whose summary is 'sum'
+** (DIR/cccp.args beside it) into 'args', with the agent's line given
+** 'opt'.
+*/
+static int jdk_agent_args(const char *sum, const char *args, const char *opt,
+                          cr_diag *d) {
+  char from[PATH_MAX + 16];
+  const char *slash = strrchr(sum, '/');
+  snprintf(from, sizeof from, "%.*s/cccp.args", (int)(slash - sum), sum);
+  FILE *in = fopen(from, "r");
+  if (!in)
+    return cr_diag_set(d, CR_ENOTFOUND, -1, "%s: no options of an "
+                       "instrumented JDK beside %s (%s)", from, sum,
+                       strerror(errno));
+  cli_afile af;
+  int rc = cli_atomic_open(&af, args, d), agent = 0;
+  char line[PATH_MAX * 2 + 64];
+  while (!rc && fgets(line, sizeof line, in)) {
+    size_t n = strcspn(line, "\n");
+    if (strncmp(line, "-agentpath:", 11) == 0 && !agent) {
+      line[n] = '\0';
+      char *eq = strchr(line + 11, '=');
+      if (eq) *eq = '\0';
+      cli_put_agent(af.f, line + 11, opt);
+      agent = 1;
+    } else {
+      fputs(line, af.f);
+    }
+  }
+  fclose(in);
+  if (rc) return rc;
+  if (!agent || ferror(af.f)) {
+    cli_atomic_abort(&af);
+    return cr_diag_set(d, agent ? CR_EIO : CR_EFORMAT, -1,
+                       agent ? "cannot write %s" : "%s loads no native agent",
+                       agent ? args : from);
+  }
+  return cli_atomic_commit(&af, d);
+}
+
 int cli_agent_files(const cli_opts *o, cr_diag *d) {
   char real[PATH_MAX], exe[PATH_MAX], file[PATH_MAX + 16],
-      opt[PATH_MAX + 32];
+      opt[PATH_MAX + 32], sum[PATH_MAX] = "";
   if (cli_mkdirs(o->output, 0777) != 0 || !realpath(o->output, real))
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", o->output, strerror(errno));
   if (!realpath("/proc/self/exe", exe))
     return cr_diag_set(d, CR_EIO, -1, "cannot find this program's own "
                        "path: %s", strerror(errno));
+  int rc = o->nsummaries ? agent_path(sum, o->summaries[0], d) : 0;
+  if (rc) return rc;
   snprintf(file, sizeof file, "%s/cccp.agent", strcmp(real, "/") ? real : "");
   snprintf(opt, sizeof opt, "agent=%s", file);
   cli_afile af;
-  int rc = cli_atomic_open(&af, file, d);
-  if (rc) return rc;
+  if ((rc = cli_atomic_open(&af, file, d))) return rc;
   fprintf(af.f, "cccp-agent 1\n%s\n", exe);
+  if (*sum) fprintf(af.f, "--summary\n%s\n", sum);
   for (size_t i = 0; i < o->npolicies; i++) {
     char pol[PATH_MAX];
-    errno = 0;
-    if (!realpath(o->policies[i], pol) || strchr(pol, '\n')) {
+    if ((rc = agent_path(pol, o->policies[i], d))) {
       cli_atomic_abort(&af);
-      return cr_diag_set(d, CR_EUSAGE, -1, "%s: %s", o->policies[i],
-                         errno ? strerror(errno) : "a newline in the path");
+      return rc;
     }
     fprintf(af.f, "--policy\n%s\n", pol);
   }
@@ -296,5 +347,10 @@ int cli_agent_files(const cli_opts *o, cr_diag *d) {
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", file);
   }
   if ((rc = cli_atomic_commit(&af, d))) return rc;
+  if (*sum) {
+    char args[PATH_MAX + 16];
+    snprintf(args, sizeof args, "%s/cccp.args", real);
+    return jdk_agent_args(sum, args, opt, d);
+  }
   return cli_runtime_files(o->output, 1, NULL, NULL, NULL, NULL, opt, d);
 }

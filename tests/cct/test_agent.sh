@@ -10,6 +10,10 @@
 # - scripts: a Groovy script's fib, a Clojure fn fib and a JavaScript
 #   function fib compiled by Rhino (-opt 9) are nodes with their 21891
 #   calls, from Debian's plain jars, the output as plainly;
+# - JDK mode (--agent --summary of an instrumented JDK): the options are
+#   the JDK's with the agent given its file; test programs print as
+#   plainly, with their expected contexts, every class byte-identical to
+#   the rewrite against the JDK's summary;
 # - a class path with entries that do not exist (the JVM skips them);
 #   -Dcccp.load=off: no class instrumented; an agent file naming no
 #   rewriter: one line saying the classes are not instrumented, and the
@@ -119,6 +123,36 @@ for J in "${JDKS[@]}"; do
         -cp "$T/prog.jar" prog.Calls 2>"$T/err")
   check "JDK $v: -Dcccp.load=off: no class instrumented (and no profile)" \
     bash -c "[ '$got' = 204 ] && [ ! -s '$T/err' ] && [ ! -e '$T/off$v.xml' ]"
+done
+
+# JDK mode: the instrumented JDK's summary given to --agent
+for J in "${JDKS[@]}"; do
+  v=$(jdk_version "$J")
+  echo "-- JDK $v, JDK mode"
+  expect_exit 0 "JDK $v: instrument the JDK" "$REWRITE" -q --jdk "$J" -o "$T/jdk$v"
+  expect_exit 0 "JDK $v: --agent with the instrumented JDK's summary" \
+    "$REWRITE" -q --agent --summary "$T/jdk$v/jdk.summary" -o "$T/AJ$v"
+  check "JDK $v: ... its options are the JDK's, the agent given its file" \
+    bash -c "grep -qx -- '-agentpath:$T/jdk$v/libcccp-agent.so=agent=$T/AJ$v/cccp.agent' '$T/AJ$v/cccp.args' &&
+      [ \$(grep -c -- '--patch-module' '$T/AJ$v/cccp.args') = \$(grep -c -- '--patch-module' '$T/jdk$v/cccp.args') ]"
+  expect_exit 0 "JDK $v: rewrite the test programs against it" \
+    "$REWRITE" -q --summary "$T/jdk$v/jdk.summary" "$T/prog.jar" -o "$T/aj$v/"
+  rm -rf "$T/ajcls$v" && mkdir -p "$T/ajcls$v" && (cd "$T/ajcls$v" && unzip -q "$T/aj$v/prog.jar")
+  for p in Calls Callback Lambdas Reflect Threads; do
+    e="$PROGS/$p.expect"
+    want=$(sed -n 's/^# stdout: //p' "$e")
+    rm -rf "$T/dump"
+    got=$(CCCP_LOAD_DUMP="$T/dump" "$J/bin/java" @"$T/AJ$v/cccp.args" \
+          -Dcccp.out="$T/j$p-$v.xml" -cp "$T/prog.jar" "prog.$p" 2>"$T/err" |
+          tr '\n' ' ' | sed 's/ $//')
+    check "JDK $v, JDK mode: $p agent only prints '$want', its calling contexts expected" \
+      bash -c "[ '$got' = '$want' ] && [ ! -s '$T/err' ] &&
+        '$REPORT' compare --app-prefix prog/ --collapse-generated \
+          --expect '$e' '$T/j$p-$v.xml' | grep -q '^ok:'"
+    check "JDK $v, JDK mode: $p: each class as the rewrite against the JDK's summary writes it" \
+      bash -c "cd '$T/dump' && n=0 && for f in \$(find . -name '*.class'); do
+        cmp '$T/ajcls$v/'\$f \$f || exit 1; n=\$((n + 1)); done; [ \$n -gt 0 ]"
+  done
 done
 
 mkdir -p "$T/broken"
