@@ -23,6 +23,9 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -359,6 +362,9 @@ static int ready(jvmtiEnv *j) {
     L.broken = 1;
     return -1;
   }
+#ifdef __GLIBC__
+  malloc_trim(0);   /* what parsing the image used goes back to the system */
+#endif
   if (getenv("CCCP_LOAD_DEBUG"))
     fprintf(stderr, "cccp: %s read in %.3f s\n",
             L.agent_file    ? "the class path"
