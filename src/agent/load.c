@@ -21,8 +21,10 @@
 ** exactly as the rewrite would have instrumented them; a class defined
 ** any other way, as above.
 */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -301,9 +303,60 @@ static int load_class_path(jvmtiEnv *j, cr_diag *d) {
 }
 
 /*
+** The JDK's classes from the rewriter's cache of them, when it holds an
+** entry for image 'img' as it is now (jdkcache.c: the entry's first line
+** names the image's real path, size and modification time): 0 when
+** loaded, -1 when there is none (or it does not load: nothing added).
+*/
+static int load_jdk_cached(const char *img) {
+  char real[PATH_MAX], dir[PATH_MAX], want[PATH_MAX + 128];
+  struct stat st;
+  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (!realpath(img, real) || stat(real, &st) != 0) return -1;
+  if (x && x[0] == '/') snprintf(dir, sizeof dir, "%s/cccp", x);
+  else if (home && home[0] == '/')
+    snprintf(dir, sizeof dir, "%s/.cache/cccp", home);
+  else return -1;
+  char size[96];
+  snprintf(want, sizeof want, "cccp-jdk-summary 1 image=%s tool=", real);
+  snprintf(size, sizeof size, " | size=%lld mtime=%lld.%09ld ",
+           (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+           st.st_mtim.tv_nsec);
+  DIR *dh = opendir(dir);
+  if (!dh) return -1;
+  int rc = -1;
+  for (struct dirent *e; rc && (e = readdir(dh));) {
+    size_t n = strlen(e->d_name);
+    if (strncmp(e->d_name, "jdk-", 4) != 0 || n < 12 ||
+        strcmp(e->d_name + n - 8, ".summary") != 0)
+      continue;
+    char path[PATH_MAX * 2], key[PATH_MAX * 2 + 512];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    int ok = fgets(key, sizeof key, f) && strncmp(key, want, strlen(want)) == 0 &&
+             strstr(key, size) != NULL;
+    fclose(f);
+    if (!ok) continue;
+    uint8_t *buf = NULL;
+    size_t len = 0, kl = strlen(key);
+    cr_diag d;
+    cr_diag_clear(&d);
+    if (cr_read_file(&buf, &len, path, &d) == 0 && len > kl &&
+        cr_hier_load_mem(L.h, buf + kl, len - kl, path, CR_HIER_EXTERNAL,
+                         &d) == 0)
+      rc = 0;
+    cr_free(buf);
+  }
+  closedir(dh);
+  return rc;
+}
+
+/*
 ** The classes of the JVM's own run-time image (java.home/lib/modules)
 ** into L.h as library classes, as the rewrite adds the JDK of an app-mode
-** rewrite (a module's class is the JDK's, an incubator module's not).
+** rewrite (a module's class is the JDK's, an incubator module's not):
+** from the rewriter's cache when it has them, else read from the image.
 */
 static int load_jdk(jvmtiEnv *j, cr_diag *d) {
   char *home = property(j, "java.home");
@@ -312,7 +365,9 @@ static int load_jdk(jvmtiEnv *j, cr_diag *d) {
   int rc = !home ? cr_diag_set(d, CR_EIO, -1, "the JVM names no java.home")
                  : cr_jdk_modules_path(img, sizeof img, home, d);
   free(home);
-  if (rc || (rc = cr_input_open(&in, img, d))) return rc;
+  if (rc) return rc;
+  if (load_jdk_cached(img) == 0) return 0;
+  if ((rc = cr_input_open(&in, img, d))) return rc;
   for (size_t i = 0, n = cr_input_count(in); !rc && i < n; i++) {
     cr_entry_info e;
     cr_input_info(in, i, &e);
