@@ -366,6 +366,11 @@ int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d);
 /* The same with the classes of input CR_HIER_EXTERNAL too: the whole
 ** hierarchy, for the load-time rewriter, which has no JDK cache. */
 int cr_hier_save_whole(const cr_hier *h, FILE *f, cr_diag *d);
+/* The same without the JDK's classes at all: neither those of input
+** CR_HIER_EXTERNAL nor those a module of the JDK defines (an
+** instrumented JDK's summary holds them), for the load-time rewriter,
+** which finds them itself. */
+int cr_hier_save_app(const cr_hier *h, FILE *f, cr_diag *d);
 int cr_hier_load(cr_hier *h, const char *path, cr_diag *d);
 /*
 ** The same from the file's bytes in memory ('path' names them in errors);

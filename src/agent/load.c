@@ -22,6 +22,7 @@
 ** any other way, as above.
 */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,6 +57,9 @@ static struct {
                                was the default) */
   char *app_summary;        /* the rewrite's summary, without the JDK,
                                whose classes come from the JVM's image */
+  int jdk_mode;             /* with app_summary: the JDK's classes come
+                               from the instrumented JDK's summary beside
+                               this library ("japp=") */
   char *agent_file;         /* agent only: the file of 'cccp-rewrite
                                --agent' */
   cr_hier *h;               /* the summary's hierarchy and every class
@@ -66,13 +70,17 @@ static struct {
                                which the hierarchy holds as instrumented:
                                their subtypes stay as they are too */
   size_t nfailed;
-} L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0};
+} L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, 0};
 
 int cr_agent_load_init(const char *options) {
   if (strncmp(options, "agent=", 6) == 0)
     return (L.agent_file = strdup(options + 6)) ? 0 : -1;
   if (strncmp(options, "app=", 4) == 0)
     return (L.app_summary = strdup(options + 4)) ? 0 : -1;
+  if (strncmp(options, "japp=", 5) == 0) {
+    L.jdk_mode = 1;
+    return (L.app_summary = strdup(options + 5)) ? 0 : -1;
+  }
   L.summary_path = strdup(options);
   return L.summary_path ? 0 : -1;
 }
@@ -395,6 +403,21 @@ static int load_jdk(jvmtiEnv *j, cr_diag *d) {
   return rc;
 }
 
+/* JDK mode: the summary of the instrumented JDK whose folder holds this
+** library (its options file loads it from there). */
+static int load_jdk_summary(cr_diag *d) {
+  Dl_info info;
+  char path[PATH_MAX + 16];
+  if (!dladdr((void *)load_jdk_summary, &info) || !info.dli_fname)
+    return cr_diag_set(d, CR_EIO, -1, "the native agent cannot tell its "
+                       "own folder");
+  const char *slash = strrchr(info.dli_fname, '/');
+  snprintf(path, sizeof path, "%.*s/jdk.summary",
+           slash ? (int)(slash - info.dli_fname) : 1,
+           slash ? info.dli_fname : ".");
+  return cr_hier_load(L.h, path, d);
+}
+
 /* The hierarchy of the summary, linked and analysed, once; 0 when ready. */
 static int ready(jvmtiEnv *j) {
   if (L.broken) return -1;
@@ -405,7 +428,8 @@ static int ready(jvmtiEnv *j) {
   if (cr_policy_new(&L.pol, 1, &d) != 0 || cr_hier_new(&L.h, &d) != 0 ||
       (L.agent_file    ? load_class_path(j, &d)
        : L.app_summary ? cr_hier_load(L.h, L.app_summary, &d) ||
-                             load_jdk(j, &d)
+                             (L.jdk_mode ? load_jdk_summary(&d)
+                                         : load_jdk(j, &d))
                        : cr_hier_load(L.h, L.summary_path, &d)) != 0 ||
       cr_hier_link(L.h, &d) != 0 || cr_hier_analyze(L.h, L.pol, &d) != 0) {
     char msg[3072];

@@ -182,6 +182,14 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
 ** which has the agent read that file.
 */
 int cli_agent_files(const cli_opts *o, cr_diag *d);
+/* The hierarchy 'h' without the JDK's classes into 'path' (atomically),
+** for the load-time rewriter. */
+int cli_app_summary(const char *path, const struct cr_hier *h, cr_diag *d);
+/* JDK mode: the options of the instrumented JDK whose summary is 'sum'
+** (DIR/cccp.args beside it) into 'args', the native agent given option
+** 'opt'. */
+int cli_jdk_agent_args(const char *sum, const char *args, const char *opt,
+                       cr_diag *d);
 /* Copy file 'from' to 'to' atomically. */
 int cli_copy_file(const char *from, const char *to, cr_diag *d);
 /* Write 's' to 'f' as one argfile token (quoted when it needs to be). */
@@ -204,10 +212,14 @@ int cli_jdk_files(const char *dir, const char *jdk_home, const cli_plan *p,
 ** After instrumenting an application against the summary 'summary' of an
 ** instrumented JDK (DIR/jdk.summary): the application's options file
 ** ('OUTPUT.args' or 'OUTPUT/cccp.args', as 'cli_runtime_files' names it)
-** is a copy of DIR/cccp.args. -1 (with a warning) when there is none, or
-** it cannot be copied: the caller writes app mode's.
+** is a copy of DIR/cccp.args; with 'lt' (load-time rewriting) its
+** hierarchy without the JDK's classes goes to 'OUTPUT.summary' or
+** 'OUTPUT/cccp.summary' and the copy's native agent is given it
+** ("japp=PATH"). -1 (with a warning or an error) when there is none, or
+** it cannot be written: the caller writes app mode's.
 */
-int cli_jdk_app_args(const char *out, int is_dir, const char *summary);
+int cli_jdk_app_args(const char *out, int is_dir, const char *summary,
+                     const struct cr_hier *lt);
 /*
 ** A class library among the inputs 'ins' (an rt.jar, or a jar of
 ** java.base's classes: the input that holds java/lang/Object): '*lib', with

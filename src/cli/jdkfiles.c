@@ -247,7 +247,8 @@ void cli_jdk_build(const char *home, char *buf, size_t n) {
   fclose(f);
 }
 
-int cli_jdk_app_args(const char *out, int is_dir, const char *summary) {
+int cli_jdk_app_args(const char *out, int is_dir, const char *summary,
+                     const struct cr_hier *lt) {
   char from[PATH_MAX], to[PATH_MAX];
   const char *slash = strrchr(summary, '/');
   snprintf(from, sizeof from, "%.*s/cccp.args",
@@ -263,7 +264,26 @@ int cli_jdk_app_args(const char *out, int is_dir, const char *summary) {
   }
   cr_diag d;
   cr_diag_clear(&d);
-  if (cli_copy_file(from, to, &d) == 0) return 0;
+  if (!lt) {
+    if (cli_copy_file(from, to, &d) == 0) return 0;
+    cli_error_diag(&d);
+    return -1;
+  }
+  /* load time: the application's classes for the agent, which finds the
+  ** JDK's summary beside itself ("japp=") */
+  char sum[PATH_MAX + 16], real[PATH_MAX], opt[PATH_MAX + 32];
+  if (is_dir) snprintf(sum, sizeof sum, "%s/cccp.summary", out);
+  else snprintf(sum, sizeof sum, "%s.summary", out);
+  if (cli_app_summary(sum, lt, &d) == 0 && realpath(sum, real)) {
+    snprintf(opt, sizeof opt, "japp=%s", real);
+    if (strchr(real, '='))
+      cr_diag_set(&d, CR_EUSAGE, -1, "%s: the JVM's -agentpath cannot name "
+                  "a path with '=' in it", real);
+    else if (cli_jdk_agent_args(summary, to, opt, &d) == 0)
+      return 0;
+  } else if (!d.code) {
+    cr_diag_set(&d, CR_EIO, -1, "%s: %s", sum, strerror(errno));
+  }
   cli_error_diag(&d);
   return -1;
 }

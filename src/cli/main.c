@@ -1085,7 +1085,8 @@ int main(int argc, char **argv) {
   } else if (rc == 0 && o.mode == MODE_CCCP && o.nsummaries &&
              cr_hier_mid_count(whole.h) &&
              cli_jdk_app_args(o.output, out_is_dir,
-                              o.summaries[o.nsummaries - 1]) == 0) {
+                              o.summaries[o.nsummaries - 1],
+                              o.load_time ? whole.h : NULL) == 0) {
     /* rewritten against an instrumented JDK: run with its options */
   } else if (rc == 0 && o.mode == MODE_CCCP &&
       (rc = cli_runtime_files(o.output, out_is_dir,

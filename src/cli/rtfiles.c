@@ -143,11 +143,11 @@ void cli_put_agent(FILE *f, const char *path, const char *summary) {
 ** the load-time rewriter of the native agent, which instruments against
 ** it, and the JVM's own JDK, the classes defined at run time.
 */
-static int app_summary(const char *path, const cr_hier *h, cr_diag *d) {
+int cli_app_summary(const char *path, const cr_hier *h, cr_diag *d) {
   cli_afile af;
   int rc = cli_atomic_open(&af, path, d);
   if (rc) return rc;
-  if ((rc = cr_hier_save_stream(h, af.f, d))) {
+  if ((rc = cr_hier_save_app(h, af.f, d))) {
     cli_atomic_abort(&af);
     return rc;
   }
@@ -230,7 +230,7 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
   if (strchr(summary, '='))
     return cr_diag_set(d, CR_EUSAGE, -1, "%s: the JVM's -agentpath cannot "
                        "name a path with '=' in it", summary);
-  if (lt && (rc = app_summary(summary, lt, d))) return rc;
+  if (lt && (rc = cli_app_summary(summary, lt, d))) return rc;
   size_t nleaves = 0;
   if (is_dir) snprintf(leaves, sizeof leaves, "%s/cccp.leaves", real);
   else if (realpath(out, leaves)) strcat(leaves, ".leaves");
@@ -282,8 +282,8 @@ static int agent_path(char *out, const char *path, cr_diag *d) {
 ** (DIR/cccp.args beside it) into 'args', with the agent's line given
 ** 'opt'.
 */
-static int jdk_agent_args(const char *sum, const char *args, const char *opt,
-                          cr_diag *d) {
+int cli_jdk_agent_args(const char *sum, const char *args, const char *opt,
+                       cr_diag *d) {
   char from[PATH_MAX + 16];
   const char *slash = strrchr(sum, '/');
   snprintf(from, sizeof from, "%.*s/cccp.args", (int)(slash - sum), sum);
@@ -350,7 +350,7 @@ int cli_agent_files(const cli_opts *o, cr_diag *d) {
   if (*sum) {
     char args[PATH_MAX + 16];
     snprintf(args, sizeof args, "%s/cccp.args", real);
-    return jdk_agent_args(sum, args, opt, d);
+    return cli_jdk_agent_args(sum, args, opt, d);
   }
   return cli_runtime_files(o->output, 1, NULL, NULL, NULL, NULL, opt, d);
 }

@@ -64,6 +64,11 @@ static int external(const cr_hclass *c) {
   return (c->order >> 32) == CR_HIER_EXTERNAL;
 }
 
+/* Whether 'c' goes into a summary of kind 'all' (see 'save_stream'). */
+static int saved(const cr_hclass *c, int all) {
+  return all == 1 || (!external(c) && !(all == 2 && c->jdk_module));
+}
+
 static int encode(const cr_hier *h, cr_buf *b, int all) {
   const char **tab = NULL;
   size_t n = 0, cap = 0;
@@ -73,7 +78,7 @@ static int encode(const cr_hier *h, cr_buf *b, int all) {
   size_t nsaved = 0;
   for (size_t i = 0; i < h->nclasses; i++) {
     const cr_hclass *c = h->sorted[i];
-    if (external(c) && !all) continue;
+    if (!saved(c, all)) continue;
     nsaved++;
     use(c->name, &tab, &n, &cap, &oom);
     use(c->super_name, &tab, &n, &cap, &oom);
@@ -101,7 +106,7 @@ static int encode(const cr_hier *h, cr_buf *b, int all) {
   cr_buf_u4(b, (uint32_t)nsaved);
   for (size_t i = 0; i < h->nclasses; i++) {
     const cr_hclass *c = h->sorted[i];
-    if (external(c) && !all) continue;
+    if (!saved(c, all)) continue;
     cr_buf_u4(b, ix(c->name));
     cr_buf_u4(b, ix(c->super_name));
     cr_buf_u2(b, c->access);
@@ -153,6 +158,8 @@ static int summary_bytes(const cr_hier *h, cr_buf *b, int all, cr_diag *d) {
   return 0;
 }
 
+/* 'all': 0 leaves out the classes of input CR_HIER_EXTERNAL, 1 keeps
+** every class, 2 leaves out the JDK's modules' classes too. */
 static int save_stream(const cr_hier *h, FILE *f, int all, cr_diag *d) {
   cr_buf b;
   cr_buf_init(&b);
@@ -170,6 +177,10 @@ int cr_hier_save_stream(const cr_hier *h, FILE *f, cr_diag *d) {
 
 int cr_hier_save_whole(const cr_hier *h, FILE *f, cr_diag *d) {
   return save_stream(h, f, 1, d);
+}
+
+int cr_hier_save_app(const cr_hier *h, FILE *f, cr_diag *d) {
+  return save_stream(h, f, 2, d);
 }
 
 int cr_hier_save(const cr_hier *h, const char *path, cr_diag *d) {

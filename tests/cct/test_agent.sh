@@ -13,7 +13,9 @@
 # - JDK mode (--agent --summary of an instrumented JDK): the options are
 #   the JDK's with the agent given its file; test programs print as
 #   plainly, with their expected contexts, every class byte-identical to
-#   the rewrite against the JDK's summary;
+#   the rewrite against the JDK's summary; a program rewritten against
+#   it with default options rewrites its classes made at run time as
+#   they load (lt.Define, lt.Maker of tests/programs/loadtime);
 # - a class path with entries that do not exist (the JVM skips them);
 #   -Dcccp.load=off: no class instrumented; an agent file naming no
 #   rewriter: one line saying the classes are not instrumented, and the
@@ -125,7 +127,15 @@ for J in "${JDKS[@]}"; do
     bash -c "[ '$got' = 204 ] && [ ! -s '$T/err' ] && [ ! -e '$T/off$v.xml' ]"
 done
 
-# JDK mode: the instrumented JDK's summary given to --agent
+# JDK mode: the instrumented JDK's summary given to --agent; and the
+# default of a rewrite against it, which rewrites at load time too
+LT="$ROOT/tests/programs/loadtime"
+check "compile the load-time programs" "$JDK17/bin/javac" -d "$T/ltc" \
+  -sourcepath "$LT/late" "$LT"/lt/*.java
+mkdir -p "$T/late/lt" && mv "$T/ltc/lt/Late.class" "$T/late/lt/"
+check "compile the class they define" "$JDK17/bin/javac" -cp "$T/ltc" \
+  -d "$T/ltdef" "$LT"/defined/lt/Small.java
+(cd "$T/ltc" && "$JDK17/bin/jar" cf "$T/lt.jar" lt)
 for J in "${JDKS[@]}"; do
   v=$(jdk_version "$J")
   echo "-- JDK $v, JDK mode"
@@ -153,6 +163,23 @@ for J in "${JDKS[@]}"; do
       bash -c "cd '$T/dump' && n=0 && for f in \$(find . -name '*.class'); do
         cmp '$T/ajcls$v/'\$f \$f || exit 1; n=\$((n + 1)); done; [ \$n -gt 0 ]"
   done
+  expect_exit 0 "JDK $v, JDK mode: rewrite a program against the JDK's summary (default options)" \
+    "$REWRITE" -q --summary "$T/jdk$v/jdk.summary" "$T/lt.jar" -o "$T/ltj$v/"
+  check "JDK $v, JDK mode: ... its options give the JDK's agent its classes" \
+    grep -qx -- "-agentpath:$T/jdk$v/libcccp-agent.so=japp=$T/ltj$v/cccp.summary" "$T/ltj$v/cccp.args"
+  "$J/bin/java" @"$T/ltj$v/cccp.args" -cp "$T/ltj$v/lt.jar" -Dcccp.out="$T/ltd$v.xml" \
+    lt.Define lt.Small "$T/ltdef/lt/Small.class" >"$T/ltd$v.out" 2>&1
+  check "JDK $v, JDK mode: a class defined at run time is rewritten as it loads, its calls exact" \
+    bash -c "grep -qx 'lt.Small 328815' '$T/ltd$v.out' &&
+      [ \$('$REPORT' top --merge-threads --methods -n 0 '$T/ltd$v.xml' |
+           awk '\$NF == \"lt/Small.g(I)I\" { print \$1 }') = 100 ]"
+  "$J/bin/java" @"$T/ltj$v/cccp.args" -cp "$T/ltj$v/lt.jar:$T/late" \
+    -Dcccp.out="$T/ltm$v.xml" lt.Maker >"$T/ltm$v.out" 2>&1
+  check "JDK $v, JDK mode: a class the rewrite did not know: initializer and constructor under the caller, once" \
+    bash -c "grep -qx 'made 3314349' '$T/ltm$v.out' &&
+      '$REPORT' folded '$T/ltm$v.xml' | grep -q '^\[main\];lt/Maker.main;lt/Init.<clinit>;lt/Init.setup 1\$' &&
+      '$REPORT' folded '$T/ltm$v.xml' | grep -q '^\[main\];lt/Maker.main;lt/Late.<init>;lt/Init.<init> 1\$' &&
+      ! '$REPORT' folded '$T/ltm$v.xml' | grep -q 'Late.<init>;lt/Late.<init>'"
 done
 
 mkdir -p "$T/broken"
