@@ -168,3 +168,41 @@ method_calls() {
   "$REPORT" top --merge-threads --methods -n 0 "$1" |
     awk -v m="$2" '$NF == m { print $1; found = 1 } END { if (!found) print 0 }'
 }
+
+# fib_scripts DIR: fib(20) as a Groovy script, a Clojure program, a
+# Jython script and a JavaScript program (DIR/fib.groovy, fib.clj,
+# fib.py, fib.js), each printing fib=6765; fib runs 2 fib(21) - 1 =
+# 21891 times. FIB_RE: the method each compiles fib to, as the profile
+# names it (awk regular expressions, by language).
+fib_scripts() {
+  printf 'def fib(n) { n < 2 ? n : fib(n - 1) + fib(n - 2) }\nprintln "fib=" + fib(20)\n' \
+    >"$1/fib.groovy"
+  printf '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(println (str "fib=" (fib 20)))\n' \
+    >"$1/fib.clj"
+  printf 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint("fib=%%d" %% fib(20))\n' \
+    >"$1/fib.py"
+  printf 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nprint("fib=" + fib(20));\n' \
+    >"$1/fib.js"
+  declare -gA FIB_RE=(
+    [groovy]='^fib\.fib\(Ljava/lang/Object;\)Ljava/lang/Object;$'
+    [clojure]='^user\$fib\.invoke\(Ljava/lang/Object;\)Ljava/lang/Object;$'
+    [jython]='^org/python/pycode/_pyx[0-9]+\.fib\$[0-9]+\('
+    [rhino]='^org/mozilla/javascript/gen/.*\._c_fib_[0-9]+\(')
+}
+
+# check_fib JAVA_HOME LABEL OUT ARGS PLAIN_CP INST_CP LANG MAIN ARG...:
+# runs MAIN ARG... plain (class path PLAIN_CP) and with the options file
+# ARGS (INST_CP, the profile to OUT.xml): the output must be the plain
+# run's and hold fib=6765, and the method FIB_RE[LANG] names must have
+# exactly 21891 calls.
+check_fib() {
+  local J=$1 label=$2 out=$3 args=$4 pcp=$5 icp=$6 re=${FIB_RE[$7]}
+  shift 7
+  "$J/bin/java" -cp "$pcp" "$@" >"$out.plain" 2>&1
+  "$J/bin/java" @"$args" -cp "$icp" -Dcccp.out="$out.xml" "$@" >"$out.out" 2>&1
+  check "$label: prints as plainly" \
+    bash -c "cmp -s '$out.plain' '$out.out' && grep -qx fib=6765 '$out.out'"
+  check "$label: fib is a node, 21891 calls" \
+    test "$("$REPORT" top --merge-threads --methods -n 0 "$out.xml" |
+            awk -v re="$re" '$NF ~ re { print $1 }')" = 21891
+}

@@ -82,40 +82,17 @@ for J in "${JDKS[@]}"; do
 
   groovy_cp=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done | paste -sd:)
   clojure_cp=/usr/share/java/clojure-1.11.jar:/usr/share/java/spec.alpha.jar:/usr/share/java/core.specs.alpha.jar
-  printf 'def fib(n) { n < 2 ? n : fib(n - 1) + fib(n - 2) }\nprintln "fib=" + fib(20)\n' \
-    >"$T/fib.groovy"
-  printf '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(println (str "fib=" (fib 20)))\n' \
-    >"$T/fib.clj"
-  "$J/bin/java" -cp "$groovy_cp" groovy.ui.GroovyMain "$T/fib.groovy" \
-    >"$T/g$v.plain" 2>&1
-  "$J/bin/java" @"$T/A/cccp.args" -cp "$groovy_cp" -Dcccp.out="$T/g$v.xml" \
-    groovy.ui.GroovyMain "$T/fib.groovy" >"$T/g$v.out" 2>&1
-  check "JDK $v: Groovy: the script prints as plainly" \
-    bash -c "cmp -s '$T/g$v.plain' '$T/g$v.out' && grep -qx fib=6765 '$T/g$v.out'"
-  check "JDK $v: Groovy: the script's fib is a node, 21891 calls" \
-    test "$(method_calls "$T/g$v.xml" 'fib.fib(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+  fib_scripts "$T"
+  check_fib "$J" "JDK $v: Groovy" "$T/g$v" "$T/A/cccp.args" "$groovy_cp" \
+    "$groovy_cp" groovy groovy.ui.GroovyMain "$T/fib.groovy"
   check "JDK $v: Groovy: its own classes are nodes" \
     bash -c "[ \$('$REPORT' top --merge-threads --methods -n 0 '$T/g$v.xml' |
       grep -c ' groovy/lang/') -gt 100 ]"
-  "$J/bin/java" -cp "$clojure_cp" clojure.main "$T/fib.clj" >"$T/c$v.plain" 2>&1
-  "$J/bin/java" @"$T/A/cccp.args" -cp "$clojure_cp" -Dcccp.out="$T/c$v.xml" \
-    clojure.main "$T/fib.clj" >"$T/c$v.out" 2>&1
-  check "JDK $v: Clojure: the program prints as plainly" \
-    bash -c "cmp -s '$T/c$v.plain' '$T/c$v.out' && grep -qx fib=6765 '$T/c$v.out'"
-  check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
-    test "$(method_calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
-
-  printf 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nprint("fib=" + fib(20));\n' \
-    >"$T/fib.js"
-  "$J/bin/java" -cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main \
-    -opt 9 "$T/fib.js" >"$T/r$v.plain" 2>&1
-  "$J/bin/java" @"$T/A/cccp.args" -cp /usr/share/java/js.jar -Dcccp.out="$T/r$v.xml" \
-    org.mozilla.javascript.tools.shell.Main -opt 9 "$T/fib.js" >"$T/r$v.out" 2>&1
-  check "JDK $v: Rhino (compiled): the script prints as plainly" \
-    bash -c "cmp -s '$T/r$v.plain' '$T/r$v.out' && grep -qx fib=6765 '$T/r$v.out'"
-  check "JDK $v: Rhino (compiled): the function fib is a node, 21891 calls" \
-    test "$("$REPORT" top --merge-threads --methods -n 0 "$T/r$v.xml" |
-            awk '$NF ~ /^org\/mozilla\/javascript\/gen\/.*\._c_fib_[0-9]+\(/ { print $1 }')" = 21891
+  check_fib "$J" "JDK $v: Clojure" "$T/c$v" "$T/A/cccp.args" "$clojure_cp" \
+    "$clojure_cp" clojure clojure.main "$T/fib.clj"
+  check_fib "$J" "JDK $v: Rhino (compiled)" "$T/r$v" "$T/A/cccp.args" \
+    /usr/share/java/js.jar /usr/share/java/js.jar rhino \
+    org.mozilla.javascript.tools.shell.Main -opt 9 "$T/fib.js"
   got=$("$J/bin/java" @"$T/A/cccp.args" -Dcccp.out="$T/cp$v.xml" \
         -cp "$T/nothing.jar::$T/prog.jar:$T/none" prog.Calls 2>"$T/err")
   check "JDK $v: class path entries that do not exist are skipped" \

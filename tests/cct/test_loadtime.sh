@@ -68,24 +68,17 @@ DEF=(lt.Small "$T/def/lt/Small.class" lt.Sub "$T/def/lt/Sub.class"
 groovy_cp=$(for j in /usr/share/groovy/lib/*.jar; do [ -e "$j" ] && echo "$j"; done)
 clojure_cp="/usr/share/java/clojure-1.11.jar /usr/share/java/spec.alpha.jar
   /usr/share/java/core.specs.alpha.jar"
-printf 'def fib(n) { n < 2 ? n : fib(n - 1) + fib(n - 2) }\nprintln "fib=" + fib(20)\n' \
-  >"$T/fib.groovy"
-printf '(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(println (str "fib=" (fib 20)))\n' \
-  >"$T/fib.clj"
+fib_scripts "$T"
 # shellcheck disable=SC2086
 expect_exit 0 "rewrite Groovy's jars (default options)" \
   "$REWRITE" -q $groovy_cp -o "$T/groovy/"
 # shellcheck disable=SC2086
 expect_exit 0 "rewrite Clojure's jars (default options)" \
   "$REWRITE" -q $clojure_cp -o "$T/clojure/"
-printf 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint("fib=%%d" %% fib(20))\n' \
-  >"$T/fib.py"
 expect_exit 0 "rewrite Jython's jar (default options)" \
   "$REWRITE" -q /usr/share/java/jython.jar -o "$T/jython/"
 expect_exit 0 "rewrite Rhino's jar (default options)" \
   "$REWRITE" -q /usr/share/java/js.jar -o "$T/rhino/"
-printf 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nprint("fib=" + fib(20));\n' \
-  >"$T/fib.js"
 # shellcheck disable=SC2086
 expect_exit 0 "rewrite Clojure's jars with --no-load-time" \
   "$REWRITE" -q --no-load-time $clojure_cp -o "$T/clojure-aot/"
@@ -159,41 +152,17 @@ for J in "${JDKS[@]}"; do
   # shellcheck disable=SC2086
   ccp=$(cp_of "$T/clojure" $clojure_cp)
   # shellcheck disable=SC2086
-  "$J/bin/java" -cp "$(echo $groovy_cp | tr ' ' :)" groovy.ui.GroovyMain \
-    "$T/fib.groovy" >"$T/g$v.plain" 2>&1
-  "$J/bin/java" @"$T/groovy/cccp.args" -cp "$gcp" -Dcccp.out="$T/g$v.xml" \
-    groovy.ui.GroovyMain "$T/fib.groovy" >"$T/g$v.out" 2>&1
-  check "JDK $v: Groovy: the script prints as plainly" \
-    bash -c "cmp -s '$T/g$v.plain' '$T/g$v.out' && grep -qx fib=6765 '$T/g$v.out'"
-  check "JDK $v: Groovy: the script's fib is a node, 21891 calls" \
-    test "$(method_calls "$T/g$v.xml" 'fib.fib(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
+  check_fib "$J" "JDK $v: Groovy" "$T/g$v" "$T/groovy/cccp.args" \
+    "$(echo $groovy_cp | tr ' ' :)" "$gcp" groovy groovy.ui.GroovyMain "$T/fib.groovy"
   # shellcheck disable=SC2086
-  "$J/bin/java" -cp "$(echo $clojure_cp | tr ' ' :)" clojure.main "$T/fib.clj" \
-    >"$T/c$v.plain" 2>&1
-  "$J/bin/java" @"$T/clojure/cccp.args" -cp "$ccp" -Dcccp.out="$T/c$v.xml" \
-    clojure.main "$T/fib.clj" >"$T/c$v.out" 2>&1
-  check "JDK $v: Clojure: the program prints as plainly" \
-    bash -c "cmp -s '$T/c$v.plain' '$T/c$v.out' && grep -qx fib=6765 '$T/c$v.out'"
-  check "JDK $v: Clojure: the fn fib is a node, 21891 calls" \
-    test "$(method_calls "$T/c$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 21891
-  "$J/bin/java" -cp /usr/share/java/jython.jar org.python.util.jython "$T/fib.py" \
-    >"$T/y$v.plain" 2>&1
-  "$J/bin/java" @"$T/jython/cccp.args" -cp "$T/jython/jython.jar" \
-    -Dcccp.out="$T/y$v.xml" org.python.util.jython "$T/fib.py" >"$T/y$v.out" 2>&1
-  check "JDK $v: Jython: the script prints as plainly" \
-    bash -c "cmp -s '$T/y$v.plain' '$T/y$v.out' && grep -qx fib=6765 '$T/y$v.out'"
-  check "JDK $v: Jython: the function fib is a node, 21891 calls" \
-    test "$("$REPORT" top --merge-threads --methods -n 0 "$T/y$v.xml" |
-            awk '$NF ~ /^org\/python\/pycode\/_pyx[0-9]+\.fib\$[0-9]+\(/ { print $1 }')" = 21891
-  "$J/bin/java" -cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main \
-    -opt 9 "$T/fib.js" >"$T/r$v.plain" 2>&1
-  "$J/bin/java" @"$T/rhino/cccp.args" -cp "$T/rhino/js.jar" -Dcccp.out="$T/r$v.xml" \
-    org.mozilla.javascript.tools.shell.Main -opt 9 "$T/fib.js" >"$T/r$v.out" 2>&1
-  check "JDK $v: Rhino (compiled): the script prints as plainly" \
-    bash -c "cmp -s '$T/r$v.plain' '$T/r$v.out' && grep -qx fib=6765 '$T/r$v.out'"
-  check "JDK $v: Rhino (compiled): the function fib is a node, 21891 calls" \
-    test "$("$REPORT" top --merge-threads --methods -n 0 "$T/r$v.xml" |
-            awk '$NF ~ /^org\/mozilla\/javascript\/gen\/.*\._c_fib_[0-9]+\(/ { print $1 }')" = 21891
+  check_fib "$J" "JDK $v: Clojure" "$T/c$v" "$T/clojure/cccp.args" \
+    "$(echo $clojure_cp | tr ' ' :)" "$ccp" clojure clojure.main "$T/fib.clj"
+  check_fib "$J" "JDK $v: Jython" "$T/y$v" "$T/jython/cccp.args" \
+    /usr/share/java/jython.jar "$T/jython/jython.jar" jython \
+    org.python.util.jython "$T/fib.py"
+  check_fib "$J" "JDK $v: Rhino (compiled)" "$T/r$v" "$T/rhino/cccp.args" \
+    /usr/share/java/js.jar "$T/rhino/js.jar" rhino \
+    org.mozilla.javascript.tools.shell.Main -opt 9 "$T/fib.js"
   # shellcheck disable=SC2086
   "$J/bin/java" @"$T/clojure-aot/cccp.args" \
     -cp "$(cp_of "$T/clojure-aot" $clojure_cp)" -Dcccp.out="$T/a$v.xml" \

@@ -14,33 +14,17 @@ import random
 import struct
 import sys
 
+sys.dont_write_bytecode = True   # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "verify"))
+from corrupt import parse_cp  # noqa: E402  (the constant pool walk)
+
 
 def scan(b):
     """The code arrays (start, end), the offsets of each Code's max_stack
     and max_locals, and of each StackMapTable's first frame."""
-    p = 8
-    n = struct.unpack_from('>H', b, p)[0]
-    p += 2
-    utf = {}
-    i = 1
-    while i < n:
-        t = b[p]
-        if t == 1:
-            ln = struct.unpack_from('>H', b, p + 1)[0]
-            utf[i] = b[p + 3:p + 3 + ln]
-            p += 3 + ln
-        elif t in (3, 4, 9, 10, 11, 12, 17, 18):
-            p += 5
-        elif t in (5, 6):
-            p += 9
-            i += 1
-        elif t in (7, 8, 16, 19, 20):
-            p += 3
-        elif t == 15:
-            p += 4
-        else:
-            raise ValueError('constant tag %d' % t)
-        i += 1
+    pool, p = parse_cp(b)
+    utf = {i: e[1] for i, e in enumerate(pool) if e}
     p += 6
     p += 2 + 2 * struct.unpack_from('>H', b, p)[0]
     codes, heads, frames = [], [], []
@@ -53,7 +37,7 @@ def scan(b):
             p += 2
             for _ in range(na):
                 name, ln = struct.unpack_from('>HI', b, p)
-                if kind == 1 and utf.get(name) == b'Code':
+                if kind == 1 and utf.get(name) == 'Code':
                     heads.append(p + 6)
                     cl = struct.unpack_from('>I', b, p + 10)[0]
                     codes.append((p + 14, p + 14 + cl))
@@ -63,7 +47,7 @@ def scan(b):
                     q += 2
                     for _ in range(nsub):
                         sn, sl = struct.unpack_from('>HI', b, q)
-                        if utf.get(sn) == b'StackMapTable' and sl > 2:
+                        if utf.get(sn) == 'StackMapTable' and sl > 2:
                             frames.append(q + 8)
                         q += 6 + sl
                 p += 6 + ln
