@@ -154,8 +154,8 @@ check "every jar of the closure is written" test -f "$O/app.jar" -a -f "$O/util.
   -a -f "$O/more.jar" -a -f "$O/util-2.jar" -a -f "$O/sp.jar" -a -f "$O/xmlapi.jar"
 check "a jar reached twice (a symbolic link) is written once" test ! -e "$O/util-1.0.jar"
 check "the runtime files beside them" test -f "$O/cccp-rt.jar" -a -f "$O/cccp.args" \
-  -a -f "$O/cccp.leaves" -a -f "$O/libcccp-agent.so"
-check "nothing else in the folder" test "$(ls "$O" | wc -l)" -eq 10
+  -a -f "$O/cccp.leaves" -a -f "$O/libcccp-agent.so" -a -f "$O/cccp.summary"
+check "nothing else in the folder" test "$(ls "$O" | wc -l)" -eq 11
 expect_match "^cccp-rewrite: warning: $T/xml/xmlapi.jar: 2 classes in packages of JDK modules \(such as javax\.xml(\.namespace)?\) left unchanged" \
   "one warning for the jar with classes of JDK packages" "$e1"
 check "exactly one such warning" test "$(printf '%s\n' "$e1" | grep -c 'packages of JDK modules')" -eq 1

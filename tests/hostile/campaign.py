@@ -428,7 +428,8 @@ def mode_run(mode, inputs, box, lib, out_dir=False):
     extra = []
     if mode in ('', '--cccp'):
         extra = ['cccp-rt.jar', 'libcccp-agent.so',
-                 'cccp.args' if out_dir else 'o.jar.args']
+                 'cccp.args' if out_dir else 'o.jar.args',
+                 'cccp.summary' if out_dir else 'o.jar.summary']
     st, err = run(argv, cwd=box.cwd)
     return st, err, extra
 
