@@ -4,22 +4,27 @@
 ** the program defines at run time: a compiled script, a generated
 ** function; one of a jar left as it was) goes through the analysis and
 ** the transform of cccp-rewrite, against the hierarchy of the rewrite
-** that wrote the options file (its summary: the JDK's classes and the
-** rewritten ones, with their analysis) and the classes instrumented here
-** before. What is left alone: the JDK's classes, the runtime's, classes
-** the summary knows (rewritten, or seen as a library), classes already
-** instrumented, and hidden classes (the JVM does not show them to the
-** hook: lambda proxies, lambda forms). A class whose supertypes are not
-** known yet stays as it is (its superclass loads after it); a class the
-** transform cannot take stays as it is, with one line on stderr.
-**
-** Agent only ('cccp-rewrite --agent'): nothing was rewritten. At the first
-** class the hook sees, the rewriter analyses the JVM's class path (as it
-** would to rewrite those jars, manifests' Class-Path included) with the
-** JVM's own JDK, in a child process that writes the whole hierarchy to a
-** pipe. The classes of the class path are then instrumented as they load,
-** exactly as the rewrite would have instrumented them; a class defined
-** any other way, as above.
+** that wrote the options file and the classes instrumented here before.
+** The hierarchy, made at the first class taken:
+**   "app=PATH"   (app mode, the default) the rewrite's summary without
+**                the JDK's classes, and the JVM's own JDK's: from the
+**                rewriter's cache entry for its image, else the image;
+**   "japp=PATH"  (JDK mode) the same with the instrumented JDK's summary
+**                beside this library;
+**   "agent=FILE" (agent only, 'cccp-rewrite --agent') the rewriter FILE
+**                names analyses the JVM's class path (as it would to
+**                rewrite those jars, manifests' Class-Path included) in a
+**                child process that writes the whole hierarchy to a
+**                pipe; the class path's classes are then instrumented as
+**                they load, exactly as the rewrite would have;
+**   PATH         a whole summary, the JDK's classes included.
+** What is left alone: the JDK's classes and packages, the runtime's,
+** java.lang.reflect.Proxy classes, classes the summary knows (rewritten,
+** or seen as a library), classes already instrumented, and hidden
+** classes (the JVM does not show them to the hook: lambda proxies,
+** lambda forms). A class whose supertypes are not known yet stays as it
+** is (its superclass loads after it); a class the transform cannot take
+** stays as it is, with one line on stderr.
 */
 #include <dirent.h>
 #include <dlfcn.h>
