@@ -184,6 +184,9 @@ static int as_declared(cr_body *b, const char *desc, cr_diag *d) {
                        "is %u", cr_body_where(b), nloc, code->max_locals);
   uint16_t declared = b->max_stack;
   rc = cr_body_max_stack(b, d);
+  /* it keeps depths in 'aux', which the transform's passes read as
+  ** theirs (AUX_READS, AUX_DIRTIES): zero again, as decoded */
+  for (cr_insn *i = b->first; i; i = i->next) i->aux = 0;
   if (rc) return rc;
   if (b->max_stack > code->max_stack)
     return cr_diag_set(d, CR_EFORMAT, -1, "%s: needs a stack of %u, "

@@ -52,12 +52,12 @@ static int inits_code(const cr_hclass *c) {
 ** hierarchy does not know counts as well: one made at run time (a
 ** Groovy closure, a Clojure fn), which the agent may instrument as it
 ** loads, or whose superclass (groovy.lang.Closure) has an instrumented
-** '<clinit>'.
+** '<clinit>'; not the runtime's (which the program may call itself).
 */
 static int init_needed(xf *x, const char *t, int ifaces) {
   const cr_hier *h = x->o->h;
   const cr_hclass *top = cr_hier_class(h, t);
-  if (!top) return t[0] != '[';
+  if (!top) return t[0] != '[' && strncmp(t, "cccp/rt/", 8) != 0;
   int need = 0;
   for (uint32_t k = 0; top && ifaces && !need &&
                        k < cr_hclass_all_iface_count(top); k++)
