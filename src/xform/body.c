@@ -184,8 +184,9 @@ static int as_declared(cr_body *b, const char *desc, cr_diag *d) {
                        "is %u", cr_body_where(b), nloc, code->max_locals);
   uint16_t declared = b->max_stack;
   rc = cr_body_max_stack(b, d);
-  /* it keeps depths in 'aux', which the transform's passes read as
-  ** theirs (AUX_READS, AUX_DIRTIES): zero again, as decoded */
+  /* it keeps depths in 'aux', the scratch field the transform's later
+  ** passes use as theirs: zero again, as decoded (the compact form's
+  ** marks zero it themselves, so no output changes; a guard) */
   for (cr_insn *i = b->first; i; i = i->next) i->aux = 0;
   if (rc) return rc;
   if (b->max_stack > code->max_stack)
