@@ -186,3 +186,16 @@ int cli_mkdirs(const char *path, unsigned mode) {
   struct stat st;
   return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
+
+int cli_atomic_hier(const char *path, const struct cr_hier *h,
+                    int (*write)(const struct cr_hier *, FILE *, cr_diag *),
+                    cr_diag *d) {
+  cli_afile af;
+  int rc = cli_atomic_open(&af, path, d);
+  if (rc) return rc;
+  if ((rc = write(h, af.f, d))) {
+    cli_atomic_abort(&af);
+    return rc;
+  }
+  return cli_atomic_commit(&af, d);
+}

@@ -433,6 +433,11 @@ int cli_atomic_open(cli_afile *af, const char *path, cr_diag *d);
 int cli_atomic_open_gzip(cli_afile *af, const char *path, cr_diag *d);
 int cli_atomic_commit(cli_afile *af, cr_diag *d);   /* closes */
 void cli_atomic_abort(cli_afile *af);               /* closes, unlinks */
+/* 'write' (a report or a summary of 'h') into 'path', atomically. */
+struct cr_hier;
+int cli_atomic_hier(const char *path, const struct cr_hier *h,
+                    int (*write)(const struct cr_hier *, FILE *, cr_diag *),
+                    cr_diag *d);
 /* mkdir -p, new folders with 'mode'; 0 if 'path' is then a folder. */
 int cli_mkdirs(const char *path, unsigned mode);
 

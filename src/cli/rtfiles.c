@@ -144,14 +144,7 @@ void cli_put_agent(FILE *f, const char *path, const char *summary) {
 ** it, and the JVM's own JDK, the classes defined at run time.
 */
 int cli_app_summary(const char *path, const cr_hier *h, cr_diag *d) {
-  cli_afile af;
-  int rc = cli_atomic_open(&af, path, d);
-  if (rc) return rc;
-  if ((rc = cr_hier_save_app(h, af.f, d))) {
-    cli_atomic_abort(&af);
-    return rc;
-  }
-  return cli_atomic_commit(&af, d);
+  return cli_atomic_hier(path, h, cr_hier_save_app, d);
 }
 
 /* Write 'path' as one argfile token (quoted when it needs to be). */

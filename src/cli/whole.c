@@ -390,15 +390,9 @@ int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
                       struct cli_afile *presum, int *exit_code, cr_diag *d) {
   int rc = 0;
   *exit_code = EXIT_OUTPUT;
-  if (o->report) {
-    cli_afile af;
-    if ((rc = cli_atomic_open(&af, o->report, d))) return rc;
-    if ((rc = cr_hier_write_report(w->h, af.f, d))) {
-      cli_atomic_abort(&af);
-      return rc;
-    }
-    if ((rc = cli_atomic_commit(&af, d))) return rc;
-  }
+  if (o->report &&
+      (rc = cli_atomic_hier(o->report, w->h, cr_hier_write_report, d)))
+    return rc;
   if (o->emit_summary && presum && presum->f &&
       strcmp(presum->path, o->emit_summary) == 0) {
     if ((rc = cli_atomic_commit(presum, d))) {
@@ -415,14 +409,10 @@ int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
     if (fflush(stdout) != 0 || ferror(stdout))
       return cr_diag_set(d, CR_EIO, -1, "cannot write the summary to the "
                          "standard output: %s", strerror(errno));
-  } else if (o->whole_summary) {
-    cli_afile af;
-    if ((rc = cli_atomic_open(&af, o->whole_summary, d))) return rc;
-    if ((rc = cr_hier_save_whole(w->h, af.f, d))) {
-      cli_atomic_abort(&af);
-      return rc;
-    }
-    if ((rc = cli_atomic_commit(&af, d))) return rc;
+  } else if (o->whole_summary &&
+             (rc = cli_atomic_hier(o->whole_summary, w->h,
+                                   cr_hier_save_whole, d))) {
+    return rc;
   }
   if (o->mode == MODE_ANALYZE ? o->verbose >= 0 : o->verbose > 0) {
     char buf[2048];
