@@ -42,6 +42,8 @@ typedef struct cr_entry_info {
                            made by") and its external attributes (Unix:
                            the file mode in the high 16 bits); 0 0 when
                            there are none */
+  int method;           /* jar and jmod: 0 stored, 1 deflated; -1 other
+                           kinds of input, or another method */
 } cr_entry_info;
 
 typedef struct cr_input cr_input;
@@ -128,6 +130,14 @@ int cr_zentry_new(cr_zentry **out, const char *name, const uint8_t *data,
 int cr_zentry_new_level(cr_zentry **out, const char *name,
                         const uint8_t *data, size_t len, int level,
                         cr_diag *d);
+/*
+** The same, stored when 'method' is 0 and deflated when it is 1 even
+** where that does not make the entry smaller (the entry keeps its input's
+** method: the JDK reads a stored and a deflated entry through other
+** streams, and a program can tell); -1 as 'cr_zentry_new_level'.
+*/
+int cr_zentry_new_as(cr_zentry **out, const char *name, const uint8_t *data,
+                     size_t len, int level, int method, cr_diag *d);
 void cr_zentry_free(cr_zentry *e);
 /* The entry's DOS time and date (as 'cr_entry_info' gives them); 0 0
 ** keeps the default. */

@@ -284,8 +284,8 @@ static void work(run *r, size_t t, slot *s) {
     s->rawlen = len;
     data = NULL;
   } else {
-    s->rc = cr_zentry_new_level(&s->ze, info.name, data, len, r->o->level,
-                                &s->d);
+    s->rc = cr_zentry_new_as(&s->ze, info.name, data, len, r->o->level,
+                             info.method, &s->d);
     if (!s->rc) {
       cr_zentry_set_time(s->ze, info.dos_time, info.dos_date);
       cr_zentry_set_attrs(s->ze, info.os, info.ext_attr);

@@ -26,6 +26,7 @@ io_ent *cr_io__add(cr_input *in) {
   }
   io_ent *e = &in->ents[in->n++];
   memset(e, 0, sizeof *e);
+  e->method = -1;
   return e;
 }
 
@@ -260,6 +261,7 @@ void cr_input_info(const cr_input *in, size_t i, cr_entry_info *out) {
   out->dos_date = e->ddate;
   out->os = e->os;
   out->ext_attr = e->attr;
+  out->method = e->method;
 }
 
 void cr_input_set_limits(cr_input *in, uint64_t max_entry,

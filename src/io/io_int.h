@@ -27,6 +27,7 @@ typedef struct io_ent {
   uint16_t dtime, ddate;  /* zip: DOS time and date, 0 0 when not known */
   uint8_t os;           /* zip: system that made the entry, attributes */
   uint32_t attr;        /*   (see cr_entry_info) */
+  int8_t method;        /* zip: 0 stored, 1 deflated; -1 other or none */
 } io_ent;
 
 /* A libzip handle with what one reader needs besides it. */

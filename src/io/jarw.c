@@ -199,19 +199,23 @@ void cr_io_release_caches(void) {
 ** compressor, about twice as fast as zlib's level 1 for output no larger;
 ** levels 2 to 9 are zlib's.
 */
+/* 'len' bytes at 'data' deflated into 'out' (room for 'cap' bytes):
+** the compressed size, or 0 when that is not less than 'len' (store
+** instead) unless 'force', or an error. */
 static long long squeeze(const uint8_t *data, size_t len, uint8_t *out,
-                         int level) {
+                         size_t cap, int level, int force) {
   if (level == 1) {
     cr_deflater *f = getf();
     if (!f) return CR_ENOMEM;
-    size_t n = cr_io__deflate(f, out, len, data, len);
+    size_t n = cr_io__deflate(f, out, force ? cap : len, data, len);
     putf(f);
+    if (force) return n ? (long long)n : CR_ENOMEM;
     return n < len ? (long long)n : 0;
   }
   zs *z = getz(level);
   if (!z) return CR_ENOMEM;
   z_stream *s = &z->s;
-  size_t in_left = len, out_left = len;
+  size_t in_left = len, out_left = cap;
   s->next_in = (Bytef *)data;
   s->next_out = out;
   s->avail_in = s->avail_out = 0;
@@ -227,7 +231,7 @@ static long long squeeze(const uint8_t *data, size_t len, uint8_t *out,
     }
     int zr = deflate(s, in_left ? Z_NO_FLUSH : Z_FINISH);
     if (zr == Z_STREAM_END) {
-      res = s->total_out < len ? (long long)s->total_out : 0;
+      res = s->total_out < len || force ? (long long)s->total_out : 0;
       break;
     }
     if (zr == Z_STREAM_ERROR) {
@@ -290,6 +294,11 @@ void cr_zentry_set_attrs(cr_zentry *e, uint8_t os, uint32_t ext_attr) {
 int cr_zentry_new_level(cr_zentry **out, const char *name,
                         const uint8_t *data, size_t len, int level,
                         cr_diag *d) {
+  return cr_zentry_new_as(out, name, data, len, level, -1, d);
+}
+
+int cr_zentry_new_as(cr_zentry **out, const char *name, const uint8_t *data,
+                     size_t len, int level, int method, cr_diag *d) {
   *out = NULL;
   if (level < 0 || level > 9)
     return cr_diag_set(d, CR_EUSAGE, -1, "compression level %d", level);
@@ -298,9 +307,18 @@ int cr_zentry_new_level(cr_zentry **out, const char *name,
     return cr_diag_set(d, CR_EFORMAT, -1, "entry name is %s",
                        nl ? "longer than 65535 bytes" : "empty");
   size_t hdr = (sizeof(cr_zentry) + nl + 1 + 7) & ~(size_t)7;
-  if (len > SIZE_MAX - hdr)
+  int force = method == 1 && level > 0;
+  if (method == 0) level = 0;
+  /* a deflate stream never grows past zlib's bound for its input */
+  size_t room = len;
+  if (force) {
+    /* zlib's bound, and the one level 1's deflater always fits in */
+    size_t zb = (size_t)compressBound((uLong)len), fb = len + len / 8 + 64;
+    room = zb > fb ? zb : fb;
+  }
+  if (len > SIZE_MAX / 2 - hdr || room < len)
     return cr_diag_set(d, CR_ETOOLARGE, -1, "entry of %zu bytes", len);
-  cr_zentry *e = cr_malloc(hdr + len);
+  cr_zentry *e = cr_malloc(hdr + room);
   if (!e) {
     cr_diag_where(d, NULL, name);
     return cr_diag_set(d, CR_ENOMEM, -1, "out of memory for %zu bytes", len);
@@ -316,8 +334,8 @@ int cr_zentry_new_level(cr_zentry **out, const char *name,
   e->usize = len;
   e->crc = (uint32_t)crc32_z(0, data, len);
   long long c = 0;
-  if (len && level && name[nl - 1] != '/')
-    c = squeeze(data, len, e->data, level);
+  if (force || (len && level && name[nl - 1] != '/'))
+    c = squeeze(data, len, e->data, room, level, force);
   if (c < 0) {
     cr_free(e);
     cr_diag_where(d, NULL, name);

@@ -209,6 +209,10 @@ int cr_io__zip_open(cr_input *in, cr_diag *d) {
     e->ref = (uint64_t)i;
     e->is_dir = len > 0 && nm[len - 1] == '/';
     e->direct = direct_ok(&st);
+    e->method = !(st.valid & ZIP_STAT_COMP_METHOD) ? -1
+                : st.comp_method == ZIP_CM_STORE   ? 0
+                : st.comp_method == ZIP_CM_DEFLATE ? 1
+                                                   : -1;
     if (st.valid & ZIP_STAT_MTIME) dos_time(st.mtime, &e->dtime, &e->ddate);
     zip_uint8_t os;
     zip_uint32_t attr;

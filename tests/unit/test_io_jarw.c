@@ -329,6 +329,69 @@ START_TEST(test_io_jarw__levels) {
 }
 END_TEST
 
+/* An entry keeps its input's method: stored stays stored, deflated is
+** deflated even where that makes it larger (random bytes, an empty
+** entry, a directory), at levels 1 and 9; level 0 stores everything.
+** Read back through libzip and cr_input, which reports the method. */
+START_TEST(test_io_jarw__method_kept) {
+  mkdir_tmp();
+  sample();
+  cr_diag d;
+  cr_diag_clear(&d);
+  int levels[] = {0, 1, 9};
+  for (size_t k = 0; k < 3; k++) {
+    for (int method = 0; method <= 1; method++) {
+      char path[128];
+      snprintf(path, sizeof path, "%s/m%d%d.jar", dir, levels[k], method);
+      cr_jarw *w;
+      ck_assert_int_eq(cr_jarw_open(&w, path, &d), 0);
+      for (size_t i = 0; i < nents; i++) {
+        cr_zentry *e;
+        ck_assert_int_eq(cr_zentry_new_as(&e, ents[i].name, ents[i].data,
+                                          ents[i].len, levels[k], method,
+                                          &d), 0);
+        ck_assert_int_eq(cr_jarw_add_entry(w, e, &d), 0);
+      }
+      ck_assert_int_eq(cr_jarw_commit(w, &d), 0);
+      int want = levels[k] && method ? 1 : 0;
+      cr_input *in;
+      ck_assert_int_eq(cr_input_open(&in, path, &d), 0);
+      ck_assert_uint_eq(cr_input_count(in), nents);
+      for (size_t i = 0; i < nents; i++) {
+        cr_entry_info info;
+        cr_input_info(in, i, &info);
+        ck_assert_msg(info.method == want, "%s: method %d, want %d (level "
+                      "%d)", info.name, info.method, want, levels[k]);
+        uint8_t *data;
+        size_t len;
+        ck_assert_int_eq(cr_input_read(in, i, &data, &len, &d), 0);
+        ck_assert_uint_eq(len, ents[i].len);
+        ck_assert(len == 0 || memcmp(data, ents[i].data, len) == 0);
+        cr_free(data);
+      }
+      cr_input_close(in);
+      if (have_unzip()) ck_assert(unzip_ok(path));
+    }
+  }
+  /* -1: the writer chooses; a directory is stored */
+  cr_zentry *e;
+  char path[128];
+  snprintf(path, sizeof path, "%s/choose.jar", dir);
+  cr_jarw *w;
+  ck_assert_int_eq(cr_jarw_open(&w, path, &d), 0);
+  ck_assert_int_eq(cr_zentry_new_as(&e, "a/", NULL, 0, 1, -1, &d), 0);
+  ck_assert_int_eq(cr_jarw_add_entry(w, e, &d), 0);
+  ck_assert_int_eq(cr_jarw_commit(w, &d), 0);
+  cr_input *in;
+  ck_assert_int_eq(cr_input_open(&in, path, &d), 0);
+  cr_entry_info info;
+  cr_input_info(in, 0, &info);
+  ck_assert_int_eq(info.method, 0);
+  cr_input_close(in);
+  rm_tmp();
+}
+END_TEST
+
 START_TEST(test_io_jarw__duplicate_and_bad_names) {
   mkdir_tmp();
   char path[128];
@@ -595,6 +658,7 @@ int main(void) {
   tcase_add_test(tc, test_io_jarw__deterministic_and_replace);
   tcase_add_test(tc, test_io_jarw__threads);
   tcase_add_test(tc, test_io_jarw__levels);
+  tcase_add_test(tc, test_io_jarw__method_kept);
   tcase_add_test(tc, test_io_jarw__duplicate_and_bad_names);
   tcase_add_test(tc, test_io_jarw__abort_and_bad_folders);
   tcase_add_test(tc, test_io_jarw__seal);
