@@ -8,7 +8,6 @@ package cccp.rt;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 
 /**
@@ -110,9 +109,9 @@ final class Select {
     }
   }
 
-  static final ClassValue<Answers> PER_CLASS = new ClassValue<Answers>() {
+  static final PerClass<Answers> PER_CLASS = new PerClass<Answers>() {
     @Override
-    protected Answers computeValue(Class<?> k) {
+    protected Answers compute(Class<?> k) {
       return new Answers();
     }
   };
@@ -125,7 +124,7 @@ final class Select {
    * Hit keeps (JDK mode: HashMap.hash's key.hashCode(), equals): a
    * direct-mapped cache of (key, class) -> value, keys as in Answers.
    * Lossy: a colliding answer replaces the one there, and the class's
-   * table ('PER_CLASS') still has it. Cheaper than ClassValue.get, which
+   * table ('PER_CLASS') still has it. Cheaper than PerClass.get, which
    * in JDK mode is instrumented JDK code, run with the slot cleared.
    * Entries are immutable (final fields), so
    * the array is read and written without locks; it holds at most
@@ -144,10 +143,14 @@ final class Select {
 
   private static final Memo[] MEMO = new Memo[1 << 12];
 
-  /* Object.hashCode of a Class: the identity hash (an intrinsic; Class
-  ** does not override it), nothing of the instrumented JDK */
+  /* App mode: by the class's name, never its identity hash: drawn here,
+  ** on the program's thread, it would move every identity hash the
+  ** thread draws later (PerClass). JDK mode: Object.hashCode of a Class,
+  ** the identity hash (an intrinsic; Class does not override it),
+  ** nothing of the instrumented JDK. */
   private static int at(int key, Class<?> k) {
-    return (k.hashCode() + key * 0x9E3779B9) >>> 20;
+    int h = Slots.JDK ? k.hashCode() : k.getName().hashCode();
+    return (h + key * 0x9E3779B9) >>> 20;
   }
 
   /** The answer for 'key' and class 'k' in the memo, or NONE. */
@@ -336,26 +339,42 @@ final class Select {
       java.util.HashSet<String> s = new java.util.HashSet<String>();
       String f = System.getProperty("cccp.leaves");
       if (f == null) return s;
-      java.io.BufferedReader in = null;
+      String text;
       try {
-        in = new java.io.BufferedReader(new java.io.InputStreamReader(
-            new java.io.FileInputStream(f), "UTF-8"));
-        String h = in.readLine();
-        String want = "cccp-leaves 1 " + System.getProperty("java.runtime.version");
-        if (h == null || !h.equals(want)) return s;
-        for (String t; (t = in.readLine()) != null;)
-          if (!t.isEmpty()) s.add(t);
+        text = new String(bytes(f), "UTF-8");
       } catch (java.io.IOException | RuntimeException e) {
-        s.clear();                      // publish at every site, as before
-      } finally {
-        if (in != null)
-          try {
-            in.close();
-          } catch (java.io.IOException e) {
-            /* read already */
-          }
+        return s;                       // publish at every site, as before
+      }
+      String want = "cccp-leaves 1 " + System.getProperty("java.runtime.version");
+      int at = 0;
+      for (int line = 0; at < text.length(); line++) {
+        int nl = text.indexOf('\n', at);
+        if (nl < 0) nl = text.length();
+        String t = text.substring(at, nl);
+        at = nl + 1;
+        if (line == 0 && !t.equals(want)) return s;
+        if (line > 0 && !t.isEmpty()) s.add(t);
       }
       return s;
+    }
+
+    /* The file's bytes, read with the classes the JVM has linked at
+    ** start-up: a reader's classes would be linked here, on the
+    ** program's thread, and HotSpot draws an identity hash for each
+    ** class it links (Verifier::verify), moving the thread's hashes. */
+    private static byte[] bytes(String f) throws java.io.IOException {
+      java.io.FileInputStream in = new java.io.FileInputStream(f);
+      try {
+        byte[] b = new byte[8192];
+        int n = 0;
+        for (int r; (r = in.read(b, n, b.length - n)) > 0;) {
+          n += r;
+          if (n == b.length) b = java.util.Arrays.copyOf(b, b.length * 2);
+        }
+        return java.util.Arrays.copyOf(b, n);
+      } finally {
+        in.close();
+      }
     }
   }
 
@@ -456,9 +475,27 @@ final class Select {
   /* No class file to read: reflection decides. */
   private static final Table NO_TABLE = new Table(0);
 
-  private static final ClassValue<Table> TABLES = new ClassValue<Table>() {
+  private static final PerClass<Table> TABLES = new PerClass<Table>() {
     @Override
-    protected Table computeValue(Class<?> c) {
+    protected Table compute(Class<?> c) {
+      if (twinsNative) {
+        try {
+          Object[] m = declared(c);
+          if (m != null) {
+            String[] nd = (String[]) m[0];
+            int[] mod = (int[]) m[1];
+            Table t = new Table(mod.length);
+            for (int i = 0; i < mod.length; i++) {
+              t.name[i] = nd[2 * i];
+              t.desc[i] = nd[2 * i + 1];
+              t.mod[i] = mod[i];
+            }
+            return t;
+          }
+        } catch (UnsatisfiedLinkError e) {
+          twinsNative = false;        // no native agent: the class file
+        }
+      }
       byte[] b = classFile(c, false);
       if (b == null) return NO_TABLE;
       try {
@@ -549,9 +586,13 @@ final class Select {
     }
   }
 
-  /** A class made at run time: hidden or VM-anonymous, or a proxy. */
+  /** A class made at run time: hidden or VM-anonymous, or a proxy (by
+   *  its superclass: Proxy.isProxyClass would link java.lang.reflect.Proxy
+   *  on the program's thread, see Leaves.bytes). */
   static boolean generated(Class<?> c) {
-    return c.getName().indexOf('/') >= 0 || Proxy.isProxyClass(c);
+    if (c.getName().indexOf('/') >= 0) return true;
+    Class<?> s = c.getSuperclass();
+    return s != null && s.getName().equals("java.lang.reflect.Proxy");
   }
 
   /**
@@ -566,10 +607,10 @@ final class Select {
     return INSTRUMENTED.get(c).booleanValue();
   }
 
-  private static final ClassValue<Boolean> INSTRUMENTED =
-      new ClassValue<Boolean>() {
+  private static final PerClass<Boolean> INSTRUMENTED =
+      new PerClass<Boolean>() {
         @Override
-        protected Boolean computeValue(Class<?> c) {
+        protected Boolean compute(Class<?> c) {
           return Boolean.valueOf(namesRuntime(c));
         }
       };
@@ -582,6 +623,13 @@ final class Select {
   /* 1: class 'c' declares a twin, 0: it does not, -1: undecided (the
    * native agent, libcccp-agent.so). */
   private static native int twins(Class<?> c);
+
+  /* The methods class 'c' declares as the JVM has them (the native agent:
+   * JVMTI, which reads no file and loads no class): {names and
+   * descriptors, two per method; access flags}, or null when it cannot
+   * tell. Reading the class file instead opens zip streams on the
+   * program's thread, and the JDK hashes each by identity. */
+  private static native Object[] declared(Class<?> c);
 
   /* The jars class files were read from, open (a few; kept for the run). */
   private static final java.util.HashMap<java.io.File, java.util.jar.JarFile>
