@@ -67,7 +67,7 @@ RT_JDK_AGENT := runtime-java/agent/cccp/rt/Hidden.java \
 # Its JNI headers are those of the JDK that 'javac' belongs to (JNI_HOME).
 # Never sanitized: it runs inside the JVM, which has no sanitizer runtime.
 AGENT_LIB := $(BUILD)/libcccp-agent.so
-AGENT_SRC_C := src/agent/agent.c src/agent/load.c
+AGENT_SRC_C := src/agent/agent.c src/agent/boot.c src/agent/load.c
 # The library again for it, position-independent and never sanitized: the
 # load-time rewriter runs the rewriter's own analysis and transform.
 AGENT_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/agent-pic/%.o)
@@ -142,7 +142,7 @@ $(BUILD)/agent-pic/%.o: %.c
 $(AGENT_PIC_LIB): $(AGENT_PIC_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(AGENT_LIB): $(AGENT_SRC_C) src/agent/agent.h src/agent/load.h $(AGENT_PIC_LIB)
+$(AGENT_LIB): $(AGENT_SRC_C) src/agent/agent.h src/agent/boot.h src/agent/load.h $(AGENT_PIC_LIB)
 	@mkdir -p $(dir $@)
 	@test -f $(JNI_HOME)/include/jni.h || { echo "no jni.h under \
 	  JNI_HOME=$(JNI_HOME) (set JNI_HOME to a JDK)"; exit 1; }
@@ -161,7 +161,7 @@ $(RT_JAR): $(RT_SRC) $(AGENT_SRC) $(RT_ANN_STUBS) runtime-java/MANIFEST.MF
 	$(if $(RT_SRC),$(JAVAC) --release 8 -nowarn -Xlint:-options \
 	  -sourcepath runtime-java/annotation-stubs -implicit:none \
 	  -d $(BUILD)/rt-classes $(RT_SRC),true)
-	$(JAVAC) --release 11 -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
+	$(JAVAC) --release 11 -XDstringConcat=inline -nowarn -cp $(BUILD)/rt-classes -d $(BUILD)/rt-classes $(AGENT_SRC)
 	$(JAR) --create --file $@ --manifest runtime-java/MANIFEST.MF -C $(BUILD)/rt-classes .
 
 $(RT_JDK_JAR): $(RT_SRC) $(RT_JDK_SRC) $(RT_JDK_AGENT) $(RT_JDK_LANG) \

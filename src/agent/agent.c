@@ -5,7 +5,9 @@
 ** 'cccp-report dump' through HotSpot's attach mechanism, where it asks
 ** the runtime for a snapshot of the profile.
 */
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@
 #include <jvmti.h>
 
 #include "agent.h"
+#include "boot.h"
 #include "load.h"
 
 /*
@@ -38,8 +41,10 @@ static jobject main_thread;       /* global reference, set at VMInit */
 ** another agent's method events (the JVMTI oracle's) then start before
 ** VMInit, during System.initPhase3. */
 static int load_time;           /* the load-time rewriter is wanted */
+static int boot;                /* the runtime is this agent's to define */
 
 static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
+  if (boot) cr_agent_boot_start(j, env);
   main_thread = (*env)->NewGlobalRef(env, thread);
   if (main_thread)
     (*j)->SetEventNotificationMode(j, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END,
@@ -51,9 +56,26 @@ static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
     if (strcmp(v, "off") == 0) load_time = 0;
     (*j)->Deallocate(j, (unsigned char *)v);
   }
-  if (load_time)
+  if (load_time || (boot && cr_agent_boot_waiting()))
     (*j)->SetEventNotificationMode(j, JVMTI_ENABLE,
                                    JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
+}
+
+/* Classes as they load: the filters' edits of the JDK's classes that
+** were not loaded at start-up (boot.c), then the load-time rewriter. */
+static void JNICALL class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
+                               jobject loader, const char *name,
+                               jobject domain, jint len,
+                               const unsigned char *data, jint *new_len,
+                               unsigned char **new_data) {
+  if (boot && !redefined) {
+    cr_agent_boot_class_hook(j, env, loader, name, len, data, new_len,
+                             new_data);
+    if (*new_data) return;              /* a JDK class: nothing more */
+  }
+  if (load_time)
+    cr_agent_class_hook(j, env, redefined, loader, name, domain, len, data,
+                        new_len, new_data);
 }
 
 /* The runtime's reserve dropped: its class found among the loaded ones
@@ -120,6 +142,74 @@ JNIEXPORT jint JNICALL Java_cccp_rt_Select_twins(JNIEnv *env, jclass self,
 }
 
 /*
+** cccp.rt.Select.declared(Class): the methods class 'c' declares, as
+** {String[] names and descriptors, two per method; int[] access flags},
+** or null when JVMTI cannot tell (the runtime then reads the class file).
+*/
+JNIEXPORT jobjectArray JNICALL Java_cccp_rt_Select_declared(JNIEnv *env,
+                                                            jclass self,
+                                                            jclass c);
+JNIEXPORT jobjectArray JNICALL Java_cccp_rt_Select_declared(JNIEnv *env,
+                                                            jclass self,
+                                                            jclass c) {
+  (void)self;
+  jint n = 0;
+  jmethodID *ms = NULL;
+  if (!jvmti || !c ||
+      (*jvmti)->GetClassMethods(jvmti, c, &n, &ms) != JVMTI_ERROR_NONE)
+    return NULL;
+  jobjectArray out = NULL;
+  if ((*env)->PushLocalFrame(env, 8) != 0) goto done;
+  jclass str = (*env)->FindClass(env, "java/lang/String");
+  jclass obj = str ? (*env)->FindClass(env, "java/lang/Object") : NULL;
+  jobjectArray nd = obj ? (*env)->NewObjectArray(env, 2 * n, str, NULL) : NULL;
+  jintArray mods = nd ? (*env)->NewIntArray(env, n) : NULL;
+  jobjectArray res = mods ? (*env)->NewObjectArray(env, 2, obj, NULL) : NULL;
+  int ok = res != NULL;
+  for (jint i = 0; ok && i < n; i++) {
+    char *name = NULL, *sig = NULL;
+    jint mod = 0;
+    ok = (*jvmti)->GetMethodName(jvmti, ms[i], &name, &sig, NULL) ==
+             JVMTI_ERROR_NONE &&
+         (*jvmti)->GetMethodModifiers(jvmti, ms[i], &mod) == JVMTI_ERROR_NONE;
+    jstring a = ok ? (*env)->NewStringUTF(env, name) : NULL;
+    jstring b = a ? (*env)->NewStringUTF(env, sig) : NULL;
+    ok = b != NULL;
+    if (ok) {
+      (*env)->SetObjectArrayElement(env, nd, 2 * i, a);
+      (*env)->SetObjectArrayElement(env, nd, 2 * i + 1, b);
+      (*env)->SetIntArrayRegion(env, mods, i, 1, &mod);
+      (*env)->DeleteLocalRef(env, a);
+      (*env)->DeleteLocalRef(env, b);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+  }
+  if (ok) {
+    (*env)->SetObjectArrayElement(env, res, 0, nd);
+    (*env)->SetObjectArrayElement(env, res, 1, mods);
+  }
+  /* a failed allocation: no answer, and the runtime reads the file */
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    ok = 0;
+  }
+  out = (*env)->PopLocalFrame(env, ok ? res : NULL);
+done:
+  (*jvmti)->Deallocate(jvmti, (unsigned char *)ms);
+  return out;
+}
+
+/* JVMTI before version 9: cccp-rt.jar beside this library on the boot
+** class path (1), or nothing to do (0). */
+static int boot_path_only(void) {
+  char jar[PATH_MAX + 16];
+  return cr_agent_beside(jar, sizeof jar, "cccp-rt.jar") == 0 &&
+         (*jvmti)->AddToBootstrapClassLoaderSearch(jvmti, jar) ==
+             JVMTI_ERROR_NONE;
+}
+
+/*
 ** 'options': the summary of the rewrite that wrote the options file, for
 ** the load-time rewriter (load.c); none, no load-time rewriting.
 */
@@ -135,10 +225,18 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options,
   memset(&cb, 0, sizeof cb);
   cb.VMInit = vm_init;
   cb.ThreadEnd = thread_end;
-  if (options && *options && cr_agent_load_init(options) == 0) {
-    load_time = 1;
-    cb.ClassFileLoadHook = cr_agent_class_hook;
+  /* "boot": the runtime is defined by this agent (boot.c), then what
+  ** follows its comma */
+  if (options && strncmp(options, "boot", 4) == 0 &&
+      (options[4] == '\0' || options[4] == ',')) {
+    boot = 1;
+    options += options[4] ? 5 : 4;
+    /* before JDK 9: the runtime appended to the boot class path, as
+    ** -Xbootclasspath/a did, and no filters */
+    if (cr_agent_boot_onload(vm) != 0 && boot_path_only()) boot = 0;
   }
+  if (options && *options && cr_agent_load_init(options) == 0) load_time = 1;
+  if (boot || load_time) cb.ClassFileLoadHook = class_hook;
   if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) == JVMTI_ERROR_NONE) {
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
                                        JVMTI_EVENT_VM_INIT, NULL);

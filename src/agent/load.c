@@ -27,7 +27,6 @@
 ** stays as it is, with one line on stderr.
 */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -48,6 +47,7 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include "boot.h"
 #include "load.h"
 #include "cccp/classfile.h"
 #include "cccp/hier.h"
@@ -411,15 +411,10 @@ static int load_jdk(jvmtiEnv *j, cr_diag *d) {
 /* JDK mode: the summary of the instrumented JDK whose folder holds this
 ** library (its options file loads it from there). */
 static int load_jdk_summary(cr_diag *d) {
-  Dl_info info;
   char path[PATH_MAX + 16];
-  if (!dladdr((void *)load_jdk_summary, &info) || !info.dli_fname)
+  if (cr_agent_beside(path, sizeof path, "jdk.summary") != 0)
     return cr_diag_set(d, CR_EIO, -1, "the native agent cannot tell its "
                        "own folder");
-  const char *slash = strrchr(info.dli_fname, '/');
-  snprintf(path, sizeof path, "%.*s/jdk.summary",
-           slash ? (int)(slash - info.dli_fname) : 1,
-           slash ? info.dli_fname : ".");
   return cr_hier_load(L.h, path, d);
 }
 

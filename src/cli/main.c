@@ -1142,8 +1142,11 @@ int main(int argc, char **argv) {
               st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");
     if (o.mode == MODE_CCCP && st.xf_classes)
       fprintf(stderr, "cccp-rewrite: note: identity hashes (default "
-              "toString, the order of hash sets of enum constants) differ "
-              "from plain runs (cccp-rewrite(1), LIMITATIONS)\n");
+              "toString, the order of hash sets of enum constants) %s "
+              "(cccp-rewrite(1), LIMITATIONS)\n",
+              o.jdk || o.nsummaries ? "differ from plain runs"
+                    : "drawn by threads other than the main thread differ "
+                      "from plain runs");
     fprintf(stderr,
             "cccp-rewrite: %d input%s, %zu entries (%zu classes, %.1f MB); "
             "wrote %zu file%s (%.1f MB) in %.2f s with %d thread%s\n",

@@ -233,17 +233,17 @@ int cli_runtime_files(const char *out, int is_dir, const char *extra,
     return rc;
   cli_afile af;
   if ((rc = cli_atomic_open(&af, args, d))) return rc;
-  /* the runtime on the boot class path, its Java agent, which hides what
-  ** the rewriter adds from reflection, and the native agent, for
-  ** snapshots ('cccp-report dump') */
-  fputs("-Xbootclasspath/a:", af.f);
-  cli_put_token(af.f, jar);
-  fputs("\n-javaagent:", af.f);
-  cli_put_token(af.f, jar);
-  fputc('\n', af.f);
-  char appopt[PATH_MAX * 2 + 8];
-  snprintf(appopt, sizeof appopt, "app=%s", summary);
-  cli_put_agent(af.f, agent, agent_opt ? agent_opt : lt ? appopt : NULL);
+  /* the native agent: it defines the runtime (cccp-rt.jar beside it) in
+  ** the boot loader and installs the filters that hide from reflection
+  ** and stack walks what the rewriter adds ("boot"; -Xbootclasspath/a
+  ** and -javaagent would move the main thread's identity hashes), keeps
+  ** the profile of a full heap, takes snapshots ('cccp-report dump') and
+  ** rewrites classes as they load */
+  char opt[PATH_MAX * 2 + 16];
+  if (agent_opt) snprintf(opt, sizeof opt, "boot,%s", agent_opt);
+  else if (lt) snprintf(opt, sizeof opt, "boot,app=%s", summary);
+  else snprintf(opt, sizeof opt, "boot");
+  cli_put_agent(af.f, agent, opt);
   if (extra) {
     cli_put_token(af.f, extra);
     fputc('\n', af.f);

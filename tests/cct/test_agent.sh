@@ -34,7 +34,7 @@ check "... the runtime, the agent, the options and the agent file" \
   test -s "$T/A/cccp-rt.jar" -a -s "$T/A/libcccp-agent.so" -a \
        -s "$T/A/cccp.args" -a -s "$T/A/cccp.agent"
 check "... the options load the agent with its file" \
-  grep -qx -- "-agentpath:$T/A/libcccp-agent.so=agent=$T/A/cccp.agent" "$T/A/cccp.args"
+  grep -qx -- "-agentpath:$T/A/libcccp-agent.so=boot,agent=$T/A/cccp.agent" "$T/A/cccp.args"
 check "... the file names this rewriter" \
   bash -c "[ \"\$(sed -n 2p '$T/A/cccp.agent')\" = \"\$(realpath '$REWRITE')\" ]"
 check "compile the test programs" "$JDK17/bin/javac" -d "$T/cls" "$PROGS"/*.java

@@ -59,7 +59,7 @@ printf 'not a class file' >"$T/def/Bad.class"
 expect_exit 0 "rewrite the program (default options)" \
   "$REWRITE" -q "$T/lt.jar" -o "$T/app/"
 check "its options give the agent the rewrite's hierarchy" \
-  grep -q "^-agentpath:.*libcccp-agent.so=app=$T/app/cccp.summary\$" "$T/app/cccp.args"
+  grep -q "^-agentpath:.*libcccp-agent.so=boot,app=$T/app/cccp.summary\$" "$T/app/cccp.args"
 check "... without the JDK's classes (the agent reads the JVM's own)" \
   test "$(stat -c %s "$T/app/cccp.summary")" -lt 100000
 DEF=(lt.Small "$T/def/lt/Small.class" lt.Sub "$T/def/lt/Sub.class"

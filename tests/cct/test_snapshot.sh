@@ -107,7 +107,7 @@ for J in "${JDKS[@]}"; do
   expect_exit 0 "JDK $v: rewrite the program" env JAVA_HOME="$J" "$REWRITE" -q \
     "$T/snap.jar" -o "$o/"
   check "JDK $v: the options file loads the agent copied beside the runtime" \
-    bash -c "grep -qxF -- '-agentpath:$o/libcccp-agent.so=app=$o/cccp.summary' '$o/cccp.args' &&
+    bash -c "grep -qxF -- '-agentpath:$o/libcccp-agent.so=boot,app=$o/cccp.summary' '$o/cccp.args' &&
              cmp '$o/libcccp-agent.so' '$ROOT/$BUILD/libcccp-agent.so'"
   launch r$v "$J/bin/java" @"$o/cccp.args" -Dcccp.out="$T/r$v-exit.xml" \
     -cp "$o/snap.jar" snap.Main "$T/r$v" || continue

@@ -29,7 +29,10 @@ mkdir -p "$T/c" "$T/out"
   { fail "javac"; cat "$T/javac.err"; finish; exit; }
 (cd "$T/c" && "$JDK17/bin/jar" cf "$T/tp.jar" tp)
 expect_exit 0 "rewrite tp.jar (default options)" "$REWRITE" -q "$T/tp.jar" -o "$T/out/"
-check "the argfile names the agent" grep -q -- '^-javaagent:' "$T/out/cccp.args"
+check "the argfile loads the native agent, which puts the runtime in" \
+  grep -q -- '^-agentpath:.*libcccp-agent.so=boot' "$T/out/cccp.args"
+check "the argfile has no -javaagent and no -Xbootclasspath/a" \
+  bash -c "! grep -q -- '^-javaagent:\|^-Xbootclasspath' '$T/out/cccp.args'"
 expect_exit 0 "the options of agent only" "$REWRITE" -q --agent -o "$T/agent"
 
 for J in "${JDKS[@]}"; do

@@ -20,7 +20,7 @@ expect_exit 0 "no mode instruments (CCCP)" "$REWRITE" "$EX" -o "$T/inst/x.jar"
 expect_match "instrumented [0-9]+ classes" "instrumenting run says what it did" "$err"
 check "the runtime jar is copied next to the output" test -s "$T/inst/cccp-rt.jar"
 check "the JVM options go to OUTPUT.args" \
-  grep -qx -- "-Xbootclasspath/a:$(cd "$T/inst" && pwd -P)/cccp-rt.jar" "$T/inst/x.jar.args"
+  grep -qx -- "-agentpath:$(cd "$T/inst" && pwd -P)/libcccp-agent.so=boot,app=$(cd "$T/inst" && pwd -P)/x.jar.summary" "$T/inst/x.jar.args"
 expect_exit 2 "no output is a usage error" "$REWRITE" --identity "$EX"
 expect_exit 2 "no input is a usage error" "$REWRITE" --identity -o "$T/x.jar"
 expect_exit 2 "bad -j is a usage error" "$REWRITE" --identity -j 0 "$EX" -o "$T/x.jar"

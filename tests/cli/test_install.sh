@@ -40,7 +40,7 @@ expect_exit 0 "the installed cccp-rewrite instruments the example from another f
 check "... and copies the installed runtime beside it" cmp out/cccp-rt.jar "$P/share/cccp/cccp-rt.jar"
 check "... and the installed native agent" cmp out/libcccp-agent.so "$P/share/cccp/libcccp-agent.so"
 check "... which the options file loads, given the rewrite's summary" \
-  grep -qx -- "-agentpath:$(pwd -P)/out/libcccp-agent.so=app=$(pwd -P)/out/cccp.summary" out/cccp.args
+  grep -qx -- "-agentpath:$(pwd -P)/out/libcccp-agent.so=boot,app=$(pwd -P)/out/cccp.summary" out/cccp.args
 if [ -x "$JDK17/bin/java" ]; then
   (cd out && "$JDK17/bin/java" -jar "$EX" >"$T/plain.txt" 2>&1)
   (cd out && "$JDK17/bin/java" @cccp.args -Dcccp.out="$T/p.xml" -jar wordfreq.jar \

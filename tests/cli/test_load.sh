@@ -168,7 +168,8 @@ check "app.jar names the rewritten copies; the missing entry made absolute" \
 check "util.jar names more.jar" test "$(mfcp "$O/util.jar")" = "more.jar"
 check "more.jar names its own util.jar, renamed util-2.jar" test "$(mfcp "$O/more.jar")" = "util-2.jar"
 check "a manifest without Class-Path is copied" entry_same "$A/lib dir/sp.jar" "$O/sp.jar" META-INF/MANIFEST.MF
-check "the argfile names the runtime" grep -q -- "-Xbootclasspath/a:.*cccp-rt.jar" "$O/cccp.args"
+check "the argfile loads the agent that puts the runtime in" grep -q -- "-agentpath:.*libcccp-agent.so=boot" "$O/cccp.args"
+check "the runtime is beside the agent" test -s "$O/cccp-rt.jar"
 same_run "java -jar out/app.jar" "$O/cccp.args" -jar "$O/app.jar"
 check "the profile has nodes of a closure jar (m/more/More)" grep -q 'm/more/More' "$T/cct.xml"
 expect_exit 0 "a second run" "$REWRITE" -q -j 1 "$A/app.jar" -o "$T/out2/"

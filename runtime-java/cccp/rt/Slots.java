@@ -105,11 +105,16 @@ final class Slots {
    * in the thread that shuts the VM down, and needs no new thread: when
    * the program's own OutOfMemoryError has filled the heap, the JDK cannot
    * start the application's hooks, and the dump still runs (it frees its
-   * reserve first, Budget.free). Needs the agent, which exports
-   * jdk.internal.access to the runtime; false without it, or when the
-   * slot is taken: then an application hook writes the profile.
+   * reserve first, Budget.free). The native agent registered the slot
+   * at start-up ('hooked'); else the Java agent exported
+   * jdk.internal.access to the runtime; false without either, or when
+   * the slot is taken: then an application hook writes the profile.
    */
   static boolean systemHook(Runnable dump) {
+    if (hooked) {
+      atExit = dump;
+      return true;
+    }
     try {
       Class<?> s = Class.forName("jdk.internal.access.SharedSecrets");
       Object a = s.getMethod("getJavaLangAccess").invoke(null);
@@ -120,6 +125,20 @@ final class Slots {
       return true;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return false;
+    }
+  }
+
+  /* Set by the native agent when it started the runtime (it registered
+  ** an AtExit in slot 9, through JNI, which needs no export) */
+  static volatile boolean hooked;
+  private static volatile Runnable atExit;
+
+  /** What the native agent registers: the dump, once there is one. */
+  static final class AtExit implements Runnable {
+    @Override
+    public void run() {
+      Runnable d = atExit;
+      if (d != null) d.run();
     }
   }
 

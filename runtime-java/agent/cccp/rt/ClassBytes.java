@@ -4,8 +4,8 @@
  */
 package cccp.rt;
 
-import java.io.DataInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 
 /** Offsets of the constant pool entries of class file bytes (JVMS 4.4). */
@@ -56,11 +56,64 @@ final class ClassBytes {
     }
   }
 
+  /* Decoded here, not by DataInputStream: on JDK 25 it reads through
+  ** jdk.internal.util.ByteArray, whose VarHandles initialise
+  ** java.lang.invoke and hash classes by identity, work the program would
+  ** do itself, later, on its own thread (see Agent.boot). */
   String utf8(int i) throws IOException {
     int p = off[i];
     if (p == 0 || b[p] != 1) return null;
-    return new DataInputStream(new ByteArrayInputStream(b, p + 1, 2 + u2(p + 1)))
-        .readUTF();
+    int n = u2(p + 1), at = p + 3, end = at + n;
+    if (end > b.length) throw new IOException("truncated Utf8");
+    char[] out = new char[n];
+    int k = 0;
+    while (at < end) {
+      int c = b[at++] & 0xff;
+      if (c < 0x80) {
+        out[k++] = (char) c;
+      } else if ((c & 0xe0) == 0xc0 && at < end) {
+        out[k++] = (char) ((c & 0x1f) << 6 | b[at++] & 0x3f);
+      } else if ((c & 0xf0) == 0xe0 && at + 1 < end) {
+        out[k++] = (char) ((c & 0x0f) << 12 | (b[at] & 0x3f) << 6
+                           | b[at + 1] & 0x3f);
+        at += 2;
+      } else {
+        throw new IOException("malformed Utf8");
+      }
+    }
+    return new String(out, 0, k);
+  }
+
+  /** Appends 'v' as a u1, as a u2. */
+  static void u1(ByteArrayOutputStream o, int v) {
+    o.write(v);
+  }
+
+  static void u2(ByteArrayOutputStream o, int v) {
+    o.write(v >> 8 & 0xff);
+    o.write(v & 0xff);
+  }
+
+  /** Appends 's' as a CONSTANT_Utf8's length and modified UTF-8 bytes
+   *  (JVMS 4.4.7), without DataOutputStream (see 'utf8'). */
+  static void utf(ByteArrayOutputStream o, String s) throws IOException {
+    ByteArrayOutputStream u = new ByteArrayOutputStream(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch != 0 && ch < 0x80) {
+        u.write(ch);
+      } else if (ch < 0x800) {
+        u.write(0xc0 | ch >> 6);
+        u.write(0x80 | ch & 0x3f);
+      } else {
+        u.write(0xe0 | ch >> 12);
+        u.write(0x80 | ch >> 6 & 0x3f);
+        u.write(0x80 | ch & 0x3f);
+      }
+    }
+    if (u.size() > 0xffff) throw new IOException("string too long");
+    u2(o, u.size());
+    u.writeTo(o);
   }
 
   /** The class name of Class entry 'i'. */

@@ -13,9 +13,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.EnumSet;
 import java.util.Iterator;
+import java.util.Spliterator;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * Leaves out of stack traces and stack walks the frame a twin keeps on
@@ -39,6 +42,8 @@ import java.util.stream.Stream;
 public final class Frames
     implements Predicate<StackWalker.StackFrame>,
                Function<Stream<StackWalker.StackFrame>, Object>,
+               Spliterator<StackWalker.StackFrame>,
+               Consumer<StackWalker.StackFrame>,
                java.security.PrivilegedExceptionAction<MethodHandles.Lookup> {
   /** The line of a twin's forwarding call (FORWARD_LINE in cccp.c). */
   static final int LINE = 65535;
@@ -54,12 +59,41 @@ public final class Frames
   private static Class<?> INFO;
   private static volatile boolean calls, walk, info;
   private static volatile boolean reported;
+
+  /* The same members through the native agent (java.lang.CccpFrames:
+  ** app mode; boot.c), which links nothing on the program's thread (see
+  ** Hidden.jni). An instrumented JDK's filter has no natives. */
+  private static volatile boolean jni = true;
+
+  private static native StackTraceElement[] of0(Object backtrace, int depth);
+
+  private static native StackTraceElement[] ofArray0(StackTraceElement[] a);
+
+  private static native StackTraceElement[][] dump0(Thread[] ts);
+
+  private static native StackWalker walker0(Object finder);
+
+  private static native boolean has0(StackWalker w, StackWalker.Option o);
+
+  private static native boolean skipped0(Class<?> c);
+
+  private static native Object type0(Object info);
   /** Whether "class.method" (binary class name) names a method the
    *  runtime registered as instrumented; set by the agent. */
   static volatile Predicate<String> APP;
-  private static final StackWalker.Option[] SHOW = {
-      StackWalker.Option.SHOW_REFLECT_FRAMES,
-      StackWalker.Option.SHOW_HIDDEN_FRAMES};
+  /* Made when first needed: by then the program has made a walker with
+  ** options, and StackWalker.Option is linked (HotSpot hashes a class it
+  ** links, on the linking thread) */
+  private static volatile StackWalker.Option[] show;
+
+  private static StackWalker.Option[] show() {
+    StackWalker.Option[] s = show;
+    if (s == null)
+      show = s = new StackWalker.Option[] {
+          StackWalker.Option.SHOW_REFLECT_FRAMES,
+          StackWalker.Option.SHOW_HIDDEN_FRAMES};
+    return s;
+  }
   /* The walkers of 'caller', by the options of the walker asked. */
   private static final StackWalker[] WALKERS = new StackWalker[4];
 
@@ -81,10 +115,20 @@ public final class Frames
   /* the lookup that 'run' makes, privileged (lookupIn) */
   private final Class<?> target;
   private final MethodHandles.Lookup self;
+  /* as a walk's spliterator: the traverser's, and its last frame */
+  private final Spliterator<StackWalker.StackFrame> src;
+  private StackWalker.StackFrame cur;
 
   private Frames(Class<?> target, MethodHandles.Lookup self) {
     this.target = target;
     this.self = self;
+    this.src = null;
+  }
+
+  private Frames(Spliterator<StackWalker.StackFrame> src) {
+    this.target = null;
+    this.self = null;
+    this.src = src;
   }
 
   @Override
@@ -161,6 +205,13 @@ public final class Frames
   /** In place of StackTraceElement.of(backtrace, depth) in Throwable. */
   public static StackTraceElement[] of(Object backtrace, int depth)
       throws Throwable {
+    if (jni) {
+      try {
+        return strip(of0(backtrace, depth));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!calls) calls();
     return strip((StackTraceElement[]) OF.invokeExact(backtrace, depth));
   }
@@ -169,6 +220,13 @@ public final class Frames
    *  (as in JDK 17). */
   public static StackTraceElement[] of(Throwable backtrace, int depth)
       throws Throwable {
+    if (jni) {
+      try {
+        return strip(of0(backtrace, depth));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!calls) calls();
     return strip((StackTraceElement[]) OF.invokeExact((Object) backtrace,
                                                       depth));
@@ -179,6 +237,13 @@ public final class Frames
    *  returns. */
   public static StackTraceElement[] of(StackTraceElement[] a)
       throws Throwable {
+    if (jni) {
+      try {
+        return strip(ofArray0(a));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!calls) calls();
     return strip((StackTraceElement[]) OF_ARRAY.invokeExact(a));
   }
@@ -187,6 +252,13 @@ public final class Frames
    *  thread's stack as in JDK 17). */
   public static StackTraceElement[][] dumpThreads(Thread[] ts)
       throws Throwable {
+    if (jni) {
+      try {
+        return strip(dump0(ts));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!calls) calls();
     return strip((StackTraceElement[][]) DUMP.invokeExact(ts));
   }
@@ -201,7 +273,48 @@ public final class Frames
     /* the runtime's own walks (cccp.rt.Upcalls) see every frame */
     if ((Object) f instanceof Frames || f.getClass().getName().startsWith("cccp.rt."))
       return f.apply(s);
-    return f.apply(((Stream<StackWalker.StackFrame>) s).filter(new Frames()));
+    /* the frames through a spliterator of this class: Stream.filter
+    ** would link stream classes the program's walk does not (HotSpot
+    ** hashes a class it links, on the linking thread) */
+    Spliterator<StackWalker.StackFrame> in =
+        ((Stream<StackWalker.StackFrame>) s).spliterator();
+    return f.apply(StreamSupport.stream(new Frames(in), false));
+  }
+
+  /* The frames of 'src' without forwarding ones (a Spliterator; 'cur'
+  ** the frame its tryAdvance handed to this, as a Consumer). */
+  @Override
+  public boolean tryAdvance(Consumer<? super StackWalker.StackFrame> action) {
+    while (src.tryAdvance(this)) {
+      StackWalker.StackFrame f = cur;
+      cur = null;
+      if (test(f)) {
+        action.accept(f);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void accept(StackWalker.StackFrame f) {
+    cur = f;
+  }
+
+  @Override
+  public Spliterator<StackWalker.StackFrame> trySplit() {
+    return null;
+  }
+
+  @Override
+  public long estimateSize() {
+    return src.estimateSize();
+  }
+
+  @Override
+  public int characteristics() {
+    return src.characteristics()
+        & ~(Spliterator.SIZED | Spliterator.SUBSIZED);
   }
 
   /**
@@ -213,16 +326,27 @@ public final class Frames
    * frame, between getCallerClass and the finder, would be its answer.
    */
   public static Class<?> caller(Object finder) throws Throwable {
-    if (!walk) walk();
-    StackWalker w = (StackWalker) WALKER.invokeExact(finder);
-    int k = ((boolean) HAS.invokeExact(w, SHOW[0]) ? 1 : 0)
-        | ((boolean) HAS.invokeExact(w, SHOW[1]) ? 2 : 0);
+    int k = 0;
+    if (jni) {
+      try {
+        StackWalker w = walker0(finder);
+        k = (has0(w, show()[0]) ? 1 : 0) | (has0(w, show()[1]) ? 2 : 0);
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
+    if (!jni) {
+      if (!walk) walk();
+      StackWalker w = (StackWalker) WALKER.invokeExact(finder);
+      k = ((boolean) HAS.invokeExact(w, show()[0]) ? 1 : 0)
+          | ((boolean) HAS.invokeExact(w, show()[1]) ? 2 : 0);
+    }
     StackWalker all = WALKERS[k];
     if (all == null) {
       EnumSet<StackWalker.Option> o =
           EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE);
       for (int i = 0; i < 2; i++)
-        if ((k & 1 << i) != 0) o.add(SHOW[i]);
+        if ((k & 1 << i) != 0) o.add(show()[i]);
       WALKERS[k] = all = StackWalker.getInstance(o);
     }
     Object c = all.walk(new Frames());
@@ -251,10 +375,7 @@ public final class Frames
       while (it.hasNext()) {
         StackWalker.StackFrame f = it.next();
         Class<?> k = f.getDeclaringClass();
-        if ((HIDDEN != null && (boolean) HIDDEN.invokeExact(k))
-            || (boolean) REFLECT.invokeExact(k)
-            || (boolean) HANDLE.invokeExact(k))
-          continue;
+        if (skipped(k)) continue;
         if (asks == null) {
           asks = f;
           continue;
@@ -266,6 +387,21 @@ public final class Frames
     } catch (Throwable e) {
       return e;
     }
+  }
+
+  /* whether the caller finder skips a frame of class 'k' */
+  private static boolean skipped(Class<?> k) throws Throwable {
+    if (jni) {
+      try {
+        return skipped0(k);
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
+    if (!walk) walk();
+    return (HIDDEN != null && (boolean) HIDDEN.invokeExact(k))
+        || (boolean) REFLECT.invokeExact(k)
+        || (boolean) HANDLE.invokeExact(k);
   }
 
   /** The stream filter: false for a forwarding frame. Called for each
@@ -301,14 +437,25 @@ public final class Frames
   ** would load later, or never. */
   static String descriptor(StackWalker.StackFrame f)
       throws Throwable {
-    if (!info) info();
-    if (TYPE != null && f.getClass() == INFO) {
-      f.getMethodName();                  /* fills in name and type */
-      Object t = (Object) TYPE.invokeExact((Object) f);
-      if (t instanceof String) return (String) t;
-      if (t instanceof MethodType)
-        return ((MethodType) t).toMethodDescriptorString();
+    Object t = null;
+    if (jni) {
+      try {
+        f.getMethodName();                /* fills in name and type */
+        t = type0(f);
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
     }
+    if (!jni) {
+      if (!info) info();
+      if (TYPE != null && f.getClass() == INFO) {
+        f.getMethodName();                /* fills in name and type */
+        t = (Object) TYPE.invokeExact((Object) f);
+      }
+    }
+    if (t instanceof String) return (String) t;
+    if (t instanceof MethodType)
+      return ((MethodType) t).toMethodDescriptorString();
     try {
       return f.getDescriptor();
     } catch (UnsupportedOperationException e) {

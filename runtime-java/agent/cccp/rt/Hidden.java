@@ -36,6 +36,26 @@ public final class Hidden
       HAS_INIT;
   private static volatile boolean found;
 
+  /* The same members through the native agent (java.lang.CccpHidden:
+  ** app mode; boot.c), which links nothing on the program's thread: a
+  ** method handle's first calls initialise java.lang.invoke there and
+  ** hash what they link, moving the thread's identity hashes. An
+  ** instrumented JDK's filter (cccp.rt.Hidden) has no natives. */
+  private static volatile boolean jni = true;
+
+  private static native Method[] filterMethods0(Class<?> c, Method[] ms);
+
+  private static native Field[] filterFields0(Class<?> c, Field[] fs);
+
+  private static native Constructor<?>[] constructors0(Class<?> c,
+                                                       boolean publicOnly);
+
+  private static native Field[] fields0(Class<?> c, boolean publicOnly);
+
+  private static native boolean hasInit0(Class<?> c);
+
+  private static native String npe0(NullPointerException e);
+
   /*
   ** The lookups, with this class's permissions, not the program's (a
   ** SecurityManager asks for suppressAccessChecks): the action is an
@@ -77,6 +97,13 @@ public final class Hidden
   /** In place of jdk.internal.reflect.Reflection.filterMethods. */
   public static Method[] filterMethods(Class<?> c, Method[] ms)
       throws Throwable {
+    if (jni) {
+      try {
+        return (Method[]) strip(filterMethods0(c, ms));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!found) find();
     return (Method[]) strip((Method[]) FILTER_METHODS.invokeExact(c, ms));
   }
@@ -84,6 +111,13 @@ public final class Hidden
   /** In place of jdk.internal.reflect.Reflection.filterFields. */
   public static Field[] filterFields(Class<?> c, Field[] fs)
       throws Throwable {
+    if (jni) {
+      try {
+        return (Field[]) strip(filterFields0(c, fs));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!found) find();
     return (Field[]) strip((Field[]) FILTER_FIELDS.invokeExact(c, fs));
   }
@@ -97,6 +131,13 @@ public final class Hidden
   /* c.getDeclaredConstructors0(publicOnly), a private native of Class. */
   static Constructor<?>[] declaredConstructors(Class<?> c, boolean publicOnly)
       throws Throwable {
+    if (jni) {
+      try {
+        return constructors0(c, publicOnly);
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!found) find();
     return (Constructor<?>[]) CTORS.invokeExact(c, publicOnly);
   }
@@ -108,12 +149,26 @@ public final class Hidden
    * is the original one.
    */
   public static boolean hasStaticInitializer(Class<?> c) throws Throwable {
+    if (jni) {
+      try {
+        return hasInit0(c) && !addedInit(c);
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!found) find();
     return (boolean) HAS_INIT.invokeExact(c) && !addedInit(c);
   }
 
   /* Whether the rewriter made the '<clinit>' of 'c' (its marker field). */
   static boolean addedInit(Class<?> c) throws Throwable {
+    if (jni) {
+      try {
+        return addedInit(fields0(c, false));
+      } catch (UnsatisfiedLinkError e) {
+        jni = false;
+      }
+    }
     if (!found) find();
     return addedInit((Field[]) FIELDS.invokeExact(c, false));
   }
@@ -135,6 +190,13 @@ public final class Hidden
    * 'untwin'.
    */
   public static String npeMessage(NullPointerException e) throws Throwable {
+    if (jni) {
+      try {
+        return untwin(npe0(e));
+      } catch (UnsatisfiedLinkError x) {
+        jni = false;
+      }
+    }
     MethodHandle h = NPE_MESSAGE;
     if (h == null)
       NPE_MESSAGE = h = MethodHandles

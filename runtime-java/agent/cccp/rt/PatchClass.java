@@ -5,7 +5,6 @@
 package cccp.rt;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 
 /**
@@ -64,39 +63,38 @@ final class PatchClass {
         throw new IOException("no reference to " + e.ref);
 
     /* appended entries: the filter class and its methods */
-    ByteArrayOutputStream pool = new ByteArrayOutputStream();
-    DataOutputStream o = new DataOutputStream(pool);
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
     int next = c.count;
     java.util.Map<String, Integer> owners = new java.util.HashMap<>();
     for (Edit e : edits) {
       if (e.from == 0 || owners.containsKey(e.owner)) continue;
       int utf = next++;
-      o.writeByte(1);
-      o.writeUTF(e.owner);
+      ClassBytes.u1(o, 1);
+      ClassBytes.utf(o, e.owner);
       owners.put(e.owner, next++);
-      o.writeByte(7);
-      o.writeShort(utf);
+      ClassBytes.u1(o, 7);
+      ClassBytes.u2(o, utf);
     }
     for (Edit e : edits) {
       if (e.from == 0) continue;
       int cls = owners.get(e.owner);
       int n = next++;
-      o.writeByte(1);
-      o.writeUTF(e.name);
+      ClassBytes.u1(o, 1);
+      ClassBytes.utf(o, e.name);
       int d = next++;
-      o.writeByte(1);
-      o.writeUTF(e.desc);
+      ClassBytes.u1(o, 1);
+      ClassBytes.utf(o, e.desc);
       int nat = next++;
-      o.writeByte(12);
-      o.writeShort(n);
-      o.writeShort(d);
+      ClassBytes.u1(o, 12);
+      ClassBytes.u2(o, n);
+      ClassBytes.u2(o, d);
       e.to = next++;
-      o.writeByte(10);
-      o.writeShort(cls);
-      o.writeShort(nat);
+      ClassBytes.u1(o, 10);
+      ClassBytes.u2(o, cls);
+      ClassBytes.u2(o, nat);
     }
     if (next > 0xffff) throw new IOException("constant pool full");
-    byte[] add = pool.toByteArray();
+    byte[] add = o.toByteArray();
 
     byte[] r = new byte[b.length + add.length];
     System.arraycopy(b, 0, r, 0, c.poolEnd);
