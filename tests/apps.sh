@@ -57,16 +57,16 @@ apps_each() {
     org.mozilla.javascript.tools.shell.Main "$DATA/script.js"
   # Clojure: the script's fns and core.specs.alpha (shipped as source)
   # are compiled at run time. Its hash maps of Vars, classes and
-  # namespaces hash by identity, and HotSpot draws identity hashes from a
-  # per-thread sequence (-XX:hashCode=5): the instrumented run hashes a
-  # few objects of its own on the main thread (the runtime's and the
-  # agent's tables), which moves every later hash, and with them the
-  # maps' shapes and orders (99.14% on JDK 17 measured so). hashCode=2
-  # makes every identity hash 1 on every side: the maps then keep their
-  # keys in insertion order.
+  # namespaces hash by identity: the main thread's identity hashes are
+  # the plain run's (app mode and agent only), so it runs unpinned, and
+  # as users run it, through its manifest's Class-Path (naming the two
+  # jars on -cp as well would open them twice plain, under their
+  # manifest paths, and once instrumented: the JDK hashes each jar's
+  # streams). JDK mode pins every identity hash to 1 on every side
+  # (PIN_HASHES: -XX:hashCode=2, the maps keep insertion order).
   HIDE_MORE=(--hide 'user$*' --hide 'clojure/core/specs/alpha$*')
-  JOPTS=(-XX:+UnlockExperimentalVMOptions -XX:hashCode=2)
-  apps_one "$fn" clojure "clojure/" "clojure-1.11.jar spec.alpha.jar core.specs.alpha.jar" \
+  JOPTS=(${PIN_HASHES[@]+"${PIN_HASHES[@]}"})
+  apps_one "$fn" clojure "clojure/" "clojure-1.11.jar" \
     clojure.main "$DATA/work.clj"
   JOPTS=()
   # Groovy and Jython sort what Class.getDeclaredMethods lists (Groovy's
@@ -133,8 +133,9 @@ commons-logging.jar commons-io.jar" \
   # Maven's container (Sisu) scans class files for components with an ASM
   # of its own (the rewritten ones are larger: hidden on both sides),
   # keeps bindings behind weak references (no collector runs on any
-  # side), hashes by identity (hashCode=2, as for Clojure), and Guice
-  # sorts what Class.getDeclaredMethods lists (as Groovy does).
+  # side), hashes by identity beyond the main thread (unpinned: 99.41 to
+  # 99.68%, so hashCode=2 on every side), and Guice sorts what
+  # Class.getDeclaredMethods lists (as Groovy does).
   JOPTS=(-Dmaven.home=/usr/share/maven -Dmaven.multiModuleProjectDirectory="$DATA"
          -XX:+UnlockExperimentalVMOptions -XX:hashCode=2 -XX:+UseEpsilonGC
          -Xmx3g -Xlog:gc+init=off)

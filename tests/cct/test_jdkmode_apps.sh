@@ -25,6 +25,9 @@
 set -u
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/apps.sh"
+# JDK mode runs without class data sharing: its identity hashes differ
+# on every thread, and Clojure's maps then take other paths
+PIN_HASHES=(-XX:+UnlockExperimentalVMOptions -XX:hashCode=2)
 
 DATA="$ROOT/tests/data/apps"
 SRCZIP=${SRCZIP:-/usr/lib/jvm/openjdk-17/src.zip}
