@@ -14,6 +14,9 @@
 ** The hook is ClassFileLoadHook's callback.
 */
 int cr_agent_load_init(const char *options);
+/* At VMInit: the platform class loader, whose classes the hook leaves
+** alone without making the hierarchy. */
+void cr_agent_load_vminit(JNIEnv *env);
 void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
                                  jobject loader, const char *name,
                                  jobject domain, jint len,

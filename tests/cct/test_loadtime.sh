@@ -56,6 +56,10 @@ check "compile a class too large to instrument" "$JDK17/bin/javac" \
   -d "$T/def" "$T/big/lt/Huge.java"
 printf 'not a class file' >"$T/def/Bad.class"
 (cd "$T/cls" && "$JDK17/bin/jar" cf "$T/lt.jar" lt)
+check "compile the platform-loader program" "$JDK17/bin/javac" \
+  -d "$T/pcls" "$P"/plat/lt/Platform.java
+(cd "$T/pcls" && "$JDK17/bin/jar" cf "$T/plat.jar" lt)
+expect_exit 0 "rewrite it (default options)" "$REWRITE" -q "$T/plat.jar" -o "$T/plat/"
 expect_exit 0 "rewrite the program (default options)" \
   "$REWRITE" -q "$T/lt.jar" -o "$T/app/"
 check "its options give the agent the rewrite's hierarchy" \
@@ -169,6 +173,15 @@ for J in "${JDKS[@]}"; do
     clojure.main "$T/fib.clj" >/dev/null 2>&1
   check "JDK $v: Clojure with --no-load-time: fib is not in the profile" \
     test "$(method_calls "$T/a$v.xml" 'user$fib.invoke(Ljava/lang/Object;)Ljava/lang/Object;')" = 0
+  # the platform loader's classes (javax.script, java.sql) are the JDK's:
+  # the agent does not read the JDK's classes to learn it
+  (cd "$T" && CCCP_LOAD_DEBUG=1 "$J/bin/java" @"$T/plat/cccp.args" \
+     -Dcccp.out="$T/plat$v.xml" -cp "$T/plat/plat.jar" lt.Platform \
+     >"$T/plat$v.out" 2>"$T/plat$v.err")
+  check "JDK $v: a program of platform-loader classes runs" \
+    grep -q '^engines ' "$T/plat$v.out"
+  check "JDK $v: ... and the agent makes no hierarchy for their classes" \
+    bash -c "! grep -q 'read in' '$T/plat$v.err'"
 done
 
 finish
