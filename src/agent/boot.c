@@ -153,8 +153,11 @@ static int read_jar(rt_jar *r, const char *jar, cr_diag *d) {
     cr_entry_info e;
     cr_input_info(in, i, &e);
     size_t nl = strlen(e.name);
+    /* premain's host (java.lang.instrument) is left out: linking it
+    ** would link that module's classes, which a program may link itself */
     if (e.is_dir || nl < 7 || strcmp(e.name + nl - 6, ".class") != 0 ||
-        strncmp(e.name, "cccp/rt/", 8) != 0)
+        strncmp(e.name, "cccp/rt/", 8) != 0 ||
+        strncmp(e.name, "cccp/rt/Agent$InstHost", 22) == 0)
       continue;
     rt_class *c = &r->c[r->n];
     cr_class *cf = NULL;
