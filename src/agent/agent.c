@@ -56,7 +56,9 @@ static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
     if (strcmp(v, "off") == 0) load_time = 0;
     (*j)->Deallocate(j, (unsigned char *)v);
   }
-  if (load_time) cr_agent_load_vminit(env);
+  /* app mode and agent only: JDK mode's getPlatformClassLoader is
+  ** instrumented, and would start the runtime here */
+  if (load_time && boot) cr_agent_load_vminit(env);
   if (load_time || (boot && cr_agent_boot_waiting()))
     (*j)->SetEventNotificationMode(j, JVMTI_ENABLE,
                                    JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
