@@ -287,32 +287,23 @@ static long utf16(jchar *out, const unsigned char *s, size_t n) {
   return k;
 }
 
-/* 1 (and the exception cleared) when a JNI call left one pending. Every
-** call that may throw is checked before the next: -Xcheck:jni would print
-** a warning into the target otherwise. */
-static int thrown(JNIEnv *env) {
-  if (!(*env)->ExceptionCheck(env)) return 0;
-  (*env)->ExceptionClear(env);
-  return 1;
-}
-
 /* Snapshot.take(path, reset) for the 'n' UTF-16 units at 'path'. */
 static jint take(JNIEnv *env, const jchar *path, jsize n, jboolean reset) {
   if ((*env)->PushLocalFrame(env, 4) != 0) {
-    thrown(env);
+    cr_agent_thrown(env);
     return CR_AGENT_JNI;
   }
   jint rc = CR_AGENT_NO_RUNTIME;
   jclass c = (*env)->FindClass(env, "cccp/rt/Snapshot");
-  if (thrown(env) || !c) goto out;
+  if (cr_agent_thrown(env) || !c) goto out;
   jmethodID m = (*env)->GetStaticMethodID(env, c, "take",
                                           "(Ljava/lang/String;Z)I");
-  if (thrown(env) || !m) goto out;
+  if (cr_agent_thrown(env) || !m) goto out;
   rc = CR_AGENT_JNI;
   jstring s = (*env)->NewString(env, path, n);
-  if (thrown(env) || !s) goto out;
+  if (cr_agent_thrown(env) || !s) goto out;
   jint r = (*env)->CallStaticIntMethod(env, c, m, s, reset);
-  if (thrown(env)) goto out;
+  if (cr_agent_thrown(env)) goto out;
   /* a newer runtime's answers pass through, offset like the others */
   if (r >= 0 && r < CR_AGENT_NO_RUNTIME - CR_AGENT_BASE)
     rc = CR_AGENT_BASE + r;

@@ -62,13 +62,12 @@ int cr_agent_boot_onload(JavaVM *vm) {
   return 0;
 }
 
-static void say(const char *what, const char *why) {
+void cr_agent_say(const char *what, const char *why) {
   fprintf(stderr, "cccp: %s: %s\n", what, why);
   fflush(stderr);
 }
 
-/* 1 (and the exception cleared) when a JNI call left one pending. */
-static int thrown(JNIEnv *env) {
+int cr_agent_thrown(JNIEnv *env) {
   if (!(*env)->ExceptionCheck(env)) return 0;
   (*env)->ExceptionClear(env);
   return 1;
@@ -201,7 +200,7 @@ static void define(JNIEnv *env, rt_jar *r, rt_class *c) {
   }
   jclass k = (*env)->DefineClass(env, c->name, NULL, (const jbyte *)c->bytes,
                                  (jsize)c->len);
-  c->state = thrown(env) || !k ? 3 : 2;
+  c->state = cr_agent_thrown(env) || !k ? 3 : 2;
   if (k) {
     c->k = (*env)->NewGlobalRef(env, k);
     (*env)->DeleteLocalRef(env, k);
@@ -214,29 +213,29 @@ static void define(JNIEnv *env, rt_jar *r, rt_class *c) {
 ** new Slots.AtExit()), then Slots.hooked = true. */
 static void hook(JNIEnv *env, rt_jar *r) {
   if ((*env)->PushLocalFrame(env, 8) != 0) {
-    thrown(env);
+    cr_agent_thrown(env);
     return;
   }
   jclass ss = (*env)->FindClass(env, "jdk/internal/access/SharedSecrets");
-  if (thrown(env) || !ss) goto out;
+  if (cr_agent_thrown(env) || !ss) goto out;
   jmethodID get = (*env)->GetStaticMethodID(
       env, ss, "getJavaLangAccess", "()Ljdk/internal/access/JavaLangAccess;");
-  if (thrown(env) || !get) goto out;
+  if (cr_agent_thrown(env) || !get) goto out;
   jobject jla = (*env)->CallStaticObjectMethod(env, ss, get);
-  if (thrown(env) || !jla) goto out;
+  if (cr_agent_thrown(env) || !jla) goto out;
   jclass ji = (*env)->FindClass(env, "jdk/internal/access/JavaLangAccess");
-  if (thrown(env) || !ji) goto out;
+  if (cr_agent_thrown(env) || !ji) goto out;
   jmethodID reg = (*env)->GetMethodID(env, ji, "registerShutdownHook",
                                       "(IZLjava/lang/Runnable;)V");
-  if (thrown(env) || !reg) goto out;
+  if (cr_agent_thrown(env) || !reg) goto out;
   jclass ae = (*env)->FindClass(env, "cccp/rt/Slots$AtExit");
-  if (thrown(env) || !ae) goto out;
+  if (cr_agent_thrown(env) || !ae) goto out;
   jmethodID init = (*env)->GetMethodID(env, ae, "<init>", "()V");
-  if (thrown(env) || !init) goto out;
+  if (cr_agent_thrown(env) || !init) goto out;
   jobject h = (*env)->NewObject(env, ae, init);
-  if (thrown(env) || !h) goto out;
+  if (cr_agent_thrown(env) || !h) goto out;
   (*env)->CallVoidMethod(env, jla, reg, (jint)9, JNI_FALSE, h);
-  if (thrown(env)) goto out;          /* the slot is taken: an app hook */
+  if (cr_agent_thrown(env)) goto out;          /* the slot is taken: an app hook */
   /* Slots stays uninitialised (JNI's lookups would initialise it) */
   rt_class *sc = find(r, "cccp/rt/Slots");
   jfieldID f = sc && sc->k && retx ? declared(sc->k, "hooked", "Z", 1) : NULL;
@@ -249,27 +248,27 @@ out:
 static void filters(JNIEnv *env, rt_jar *r) {
   rt_class *h = find(r, "cccp/rt/Hidden"), *f = find(r, "cccp/rt/Frames");
   if ((*env)->PushLocalFrame(env, 8) != 0) {
-    thrown(env);
+    cr_agent_thrown(env);
     return;
   }
   jclass ag = (*env)->FindClass(env, "cccp/rt/Agent");
-  if (thrown(env) || !ag || !h || !f) {
-    say("reflection and stack traces will show what cccp adds",
+  if (cr_agent_thrown(env) || !ag || !h || !f) {
+    cr_agent_say("reflection and stack traces will show what cccp adds",
         "the runtime's agent classes are missing");
     goto out;
   }
   jmethodID m = (*env)->GetStaticMethodID(env, ag, "boot", "([B[B)V");
-  if (thrown(env) || !m) goto out;
+  if (cr_agent_thrown(env) || !m) goto out;
   jbyteArray hb = (*env)->NewByteArray(env, (jsize)h->len);
-  if (thrown(env) || !hb) goto out;
+  if (cr_agent_thrown(env) || !hb) goto out;
   (*env)->SetByteArrayRegion(env, hb, 0, (jsize)h->len,
                              (const jbyte *)h->bytes);
   jbyteArray fb = (*env)->NewByteArray(env, (jsize)f->len);
-  if (thrown(env) || !fb) goto out;
+  if (cr_agent_thrown(env) || !fb) goto out;
   (*env)->SetByteArrayRegion(env, fb, 0, (jsize)f->len,
                              (const jbyte *)f->bytes);
   (*env)->CallStaticVoidMethod(env, ag, m, hb, fb);
-  thrown(env);
+  cr_agent_thrown(env);
 out:
   (*env)->PopLocalFrame(env, NULL);
 }
@@ -296,14 +295,14 @@ typedef struct start {
 ** start-up (reading its settings) long before the program asks. */
 static void link(JNIEnv *env, rt_jar *r) {
   jclass cls = (*env)->FindClass(env, "java/lang/Class");
-  if (thrown(env) || !cls) return;
+  if (cr_agent_thrown(env) || !cls) return;
   jmethodID m = (*env)->GetMethodID(env, cls, "getDeclaredFields0",
                                     "(Z)[Ljava/lang/reflect/Field;");
-  if (thrown(env) || !m) return;
+  if (cr_agent_thrown(env) || !m) return;
   for (size_t i = 0; i < r->n; i++) {
     if (r->c[i].state != 2 || !r->c[i].k) continue;
     jobject f = (*env)->CallObjectMethod(env, r->c[i].k, m, JNI_TRUE);
-    thrown(env);
+    cr_agent_thrown(env);
     if (f) (*env)->DeleteLocalRef(env, f);
   }
 }
@@ -324,16 +323,16 @@ static void holders(JNIEnv *env) {
       "java.lang.invoke.DelegatingMethodHandle$Holder",
       "java.lang.invoke.LambdaForm$Holder"};
   jclass cls = (*env)->FindClass(env, "java/lang/Class");
-  if (thrown(env) || !cls) return;
+  if (cr_agent_thrown(env) || !cls) return;
   jmethodID m = (*env)->GetStaticMethodID(
       env, cls, "forName",
       "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;");
-  if (thrown(env) || !m) return;
+  if (cr_agent_thrown(env) || !m) return;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     jstring n = (*env)->NewStringUTF(env, names[i]);
-    if (thrown(env) || !n) return;
+    if (cr_agent_thrown(env) || !n) return;
     jobject k = (*env)->CallStaticObjectMethod(env, cls, m, n, JNI_FALSE, NULL);
-    thrown(env);
+    cr_agent_thrown(env);
     if (k) (*env)->DeleteLocalRef(env, k);
     (*env)->DeleteLocalRef(env, n);
   }
@@ -366,7 +365,7 @@ typedef struct tids {
 static int tid_init(JNIEnv *env, tids *t) {
   memset(t, 0, sizeof *t);
   t->thread = (*env)->FindClass(env, "java/lang/Thread");
-  if (thrown(env) || !t->thread || !retx) return -1;
+  if (cr_agent_thrown(env) || !t->thread || !retx) return -1;
   /* looked up through JVMTI: a JNI lookup throws where the member is
   ** missing, linking the error's class on this, the main, thread */
   t->seq = declared(t->thread, "threadSeqNumber", "J", 1);
@@ -374,7 +373,7 @@ static int tid_init(JNIEnv *env, tids *t) {
   jmethodID m = declared(t->thread, "getNextThreadIdOffset", "()J", 0);
   if (!m) return -1;
   jlong a = (*env)->CallStaticLongMethod(env, t->thread, m);
-  if (thrown(env) || !a) return -1;
+  if (cr_agent_thrown(env) || !a) return -1;
   t->next = (volatile jlong *)(intptr_t)a;
   return 0;
 }
@@ -403,14 +402,14 @@ static int run_start(jvmtiEnv *j, JNIEnv *env, rt_jar *r) {
   int have_tids = tid_init(env, &t) == 0;
   jlong was = have_tids ? tid_get(env, &t) : 0;
   jclass th = (*env)->FindClass(env, "java/lang/Thread");
-  if (thrown(env) || !th) return -1;
+  if (cr_agent_thrown(env) || !th) return -1;
   jmethodID init = (*env)->GetMethodID(env, th, "<init>",
                                        "(Ljava/lang/String;)V");
-  if (thrown(env) || !init) return -1;
+  if (cr_agent_thrown(env) || !init) return -1;
   jstring name = (*env)->NewStringUTF(env, "cccp start");
-  if (thrown(env) || !name) return -1;
+  if (cr_agent_thrown(env) || !name) return -1;
   jthread thread = (*env)->NewObject(env, th, init, name);
-  if (thrown(env) || !thread) return -1;
+  if (cr_agent_thrown(env) || !thread) return -1;
   if (have_tids) tid_rewind(env, &t, was);
   if ((*j)->CreateRawMonitor(j, "cccp start", &s.lock) != JVMTI_ERROR_NONE)
     return -1;
@@ -439,7 +438,7 @@ int cr_agent_beside(char *out, size_t n, const char *file) {
 int cr_agent_boot_start(jvmtiEnv *j, JNIEnv *env) {
   char jar[PATH_MAX + 16];
   if (cr_agent_beside(jar, sizeof jar, "cccp-rt.jar") != 0) {
-    say("no profile", "the native agent cannot tell its own folder");
+    cr_agent_say("no profile", "the native agent cannot tell its own folder");
     return -1;
   }
   rt_jar r;
@@ -449,7 +448,7 @@ int cr_agent_boot_start(jvmtiEnv *j, JNIEnv *env) {
   if (read_jar(&r, jar, &d) != 0) {
     char msg[1200];
     cr_diag_format(&d, msg, sizeof msg);
-    say("no profile", msg);
+    cr_agent_say("no profile", msg);
     free_jar(env, &r);
     return -1;
   }
@@ -457,7 +456,7 @@ int cr_agent_boot_start(jvmtiEnv *j, JNIEnv *env) {
   rt_class *cc = find(&r, "cccp/rt/CC");
   int rc = cc && cc->state == 2 ? 0 : -1;
   if (rc) {
-    say("no profile", "the runtime's classes could not be defined");
+    cr_agent_say("no profile", "the runtime's classes could not be defined");
   } else if (run_start(j, env, &r) != 0) {
     /* no thread: the same work here, at the price of the main thread's
     ** identity hashes */
@@ -599,21 +598,21 @@ static void patch(jvmtiEnv *j, JNIEnv *env, const char *name, jint len,
                   const unsigned char *data, jint *new_len,
                   unsigned char **new_data) {
   if ((*env)->PushLocalFrame(env, 8) != 0) {
-    thrown(env);
+    cr_agent_thrown(env);
     return;
   }
   jclass ag = (*env)->FindClass(env, "cccp/rt/Agent");
-  if (thrown(env) || !ag) goto out;
+  if (cr_agent_thrown(env) || !ag) goto out;
   jmethodID m = (*env)->GetStaticMethodID(env, ag, "patch",
                                           "(Ljava/lang/String;[B)[B");
-  if (thrown(env) || !m) goto out;
+  if (cr_agent_thrown(env) || !m) goto out;
   jstring s = (*env)->NewStringUTF(env, name);
-  if (thrown(env) || !s) goto out;
+  if (cr_agent_thrown(env) || !s) goto out;
   jbyteArray b = (*env)->NewByteArray(env, len);
-  if (thrown(env) || !b) goto out;
+  if (cr_agent_thrown(env) || !b) goto out;
   (*env)->SetByteArrayRegion(env, b, 0, len, (const jbyte *)data);
   jbyteArray r = (jbyteArray)(*env)->CallStaticObjectMethod(env, ag, m, s, b);
-  if (thrown(env) || !r) goto out;
+  if (cr_agent_thrown(env) || !r) goto out;
   jsize n = (*env)->GetArrayLength(env, r);
   unsigned char *out = NULL;
   if ((*j)->Allocate(j, n, &out) != JVMTI_ERROR_NONE) goto out;

@@ -9,6 +9,14 @@
 #include <jni.h>
 #include <jvmti.h>
 
+/* "cccp: WHAT: WHY" on stderr, flushed. */
+void cr_agent_say(const char *what, const char *why);
+
+/* 1 (and the exception cleared) when a JNI call left one pending. Every
+** call that may throw is checked before the next: -Xcheck:jni would print
+** a warning into the target otherwise. */
+int cr_agent_thrown(JNIEnv *env);
+
 /* 'file' in this library's folder into 'out' ('n' bytes); 0, or -1. */
 int cr_agent_beside(char *out, size_t n, const char *file);
 

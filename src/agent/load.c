@@ -127,14 +127,9 @@ static int names_runtime(const unsigned char *b, jint len) {
   return len > 0 && memmem(b, (size_t)len, cc, sizeof cc - 1) != NULL;
 }
 
-static void warn(const char *cls, const char *msg) {
-  fprintf(stderr, "cccp: %s: %s\n", cls, msg);
-  fflush(stderr);
-}
-
 static void xf_warn(void *ctx, const cr_class *c, const char *msg) {
   (void)c;
-  warn(ctx, msg);
+  cr_agent_say(ctx, msg);
 }
 
 static void no_missing(void *ctx, const char *name) {
@@ -582,7 +577,7 @@ fail:
     char msg[1024], line[1200];
     cr_diag_format(&d, msg, sizeof msg);
     snprintf(line, sizeof line, "left uninstrumented: %s", msg);
-    warn(name, line);
+    cr_agent_say(name, line);
   }
 out:
   if (rc != 0 && added && !failed(name)) note_failed(name);
