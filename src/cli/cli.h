@@ -32,11 +32,21 @@ typedef enum cli_mode {
   MODE_CCCP             /* CCCP instrumentation (the default mode) */
 } cli_mode;
 
+/* One path of --patch-module MODULE=PATH[:PATH]... */
+typedef struct cli_patch {
+  const char *module;
+  const char *path;
+  const cr_input *in;   /* that path opened: one of the inputs */
+  int planned;          /* its entries have an output */
+} cli_patch;
+
 typedef struct cli_opts {
   cli_mode mode;
   const char *output;   /* -o */
   const char *jdk;      /* --jdk */
   const cr_input *corelib;  /* an input that is a class library, or NULL */
+  cli_patch *patches;   /* --patch-module, in the order given */
+  size_t npatches;
   int jobs;             /* -j, >= 1 */
   int verbose;          /* -v count; -1 for -q */
   int lenient;          /* --lenient: copy unparsable classes through */
@@ -119,6 +129,14 @@ typedef struct cli_plan {
 ** the incubator ones (jdk.incubator.*), which resolve only on request.
 */
 int cli_jdk_module(const char *module);
+
+/*
+** The module whose classes input 'in' holds without being a module of a
+** JDK image: java.base for a class library given as an input
+** ('o->corelib'), MODULE for a path of --patch-module MODULE=...; NULL
+** for any other input, or without 'o'.
+*/
+const char *cli_input_module(const cli_opts *o, const cr_input *in);
 
 /* Statistics gathered by the run. */
 typedef struct cli_stats {
@@ -274,6 +292,8 @@ typedef struct cli_names {
 } cli_names;
 /* Insert a copy of 'name'; returns 1 if new, 0 if present, -1 on OOM. */
 int cli_names_add(cli_names *s, const char *name);
+/* Does 's' hold 'name'? */
+int cli_names_has(const cli_names *s, const char *name);
 void cli_names_free(cli_names *s);
 
 /*

@@ -108,6 +108,11 @@ static const char usage_text[] =
     "Inputs and output:\n"
     "      --jdk PATH         read every module of the JDK at PATH (a JDK\n"
     "                         home or its lib/modules file); needs -o DIR\n"
+    "      --patch-module MODULE=PATH[:PATH...]\n"
+    "                         with --jdk: the classes and resources at PATH\n"
+    "                         replace and join MODULE's own, as the JVM's\n"
+    "                         option does (give here what the program\n"
+    "                         would give java; repeatable, once a module)\n"
     "  -o, --output PATH      FILE.jar: all inputs merged into one jar;\n"
     "                         DIR or DIR/: one jar per input (a jmod gives\n"
     "                         DIR/MODULE.jar, --jdk one jar per module);\n"
@@ -312,6 +317,35 @@ static void flush_dups(planner *pl, const cr_input *in,
   pl->ndup = 0;
 }
 
+/*
+** Into the unit just opened for JDK module 'module': the entries of the
+** paths --patch-module gives it, first, so that they replace the
+** module's own of the same names (their module-info too, as the JVM
+** ignores a patch's). Returns how many paths there were.
+*/
+static size_t plan_patches(planner *pl, cli_names *names, cli_stats *st,
+                           cli_opts *o, const cli_inputs *set,
+                           size_t *unit_of, const char *module) {
+  size_t n = 0;
+  for (size_t k = 0; k < o->npatches; k++) {
+    cli_patch *p = &o->patches[k];
+    if (strcmp(p->module, module) != 0) continue;
+    size_t i = 0;
+    while (set->v[i] != p->in) i++;
+    for (size_t e = 0, ne = cr_input_count(set->v[i]); e < ne; e++) {
+      cr_entry_info info;
+      cr_input_info(set->v[i], e, &info);
+      if (strcmp(info.name, "module-info.class") != 0)
+        add_task(pl, names, st, set->v[i], (int)i, e);
+    }
+    flush_dups(pl, set->v[i], pl->p.units[pl->p.nunits - 1].path);
+    unit_of[i] = pl->p.nunits - 1;
+    p->planned = 1;
+    n++;
+  }
+  return n;
+}
+
 static int unit_taken(const planner *pl, const char *path) {
   for (size_t u = 0; u < pl->p.nunits; u++)
     if (strcmp(pl->p.units[u].path, path) == 0) return 1;
@@ -472,9 +506,32 @@ static int print_policy(const cli_opts *o) {
   return rc ? EXIT_OUTPUT : EXIT_OK;
 }
 
+/*
+** --patch-module MODULE=PATH[:PATH]... ('arg' is split in place): the
+** paths' classes and resources replace and join the module's own, as
+** the JVM's option of that name has them do.
+*/
+static void add_patch(cli_opts *o, char *arg) {
+  char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || !eq[1])
+    usage_error("--patch-module takes MODULE=PATH[:PATH...], not '%s'", arg);
+  *eq = '\0';
+  for (size_t i = 0; i < o->npatches; i++)
+    if (strcmp(o->patches[i].module, arg) == 0)
+      usage_error("--patch-module %s may be given once: name all its paths "
+                  "there, ':'-separated", arg);
+  for (char *p = eq + 1, *tok; (tok = strsep(&p, ":"));) {
+    if (!*tok) continue;
+    o->patches = xrealloc(o->patches, (o->npatches + 1) * sizeof *o->patches);
+    o->patches[o->npatches++] = (cli_patch){arg, tok, NULL, 0};
+  }
+}
+
 static void close_all(cli_inputs *ins, cli_inputs *cp, cli_opts *o) {
   if (ins) cli_inputs_free(ins);
   if (cp) cli_inputs_free(cp);
+  cr_free(o->patches);
+  o->patches = NULL;
   cr_free((void *)o->classpath);
   cr_free((void *)o->policies);
   cr_free((void *)o->summaries);
@@ -506,7 +563,8 @@ int main(int argc, char **argv) {
     OPT_CLOSURE, OPT_NO_CLOSURE, OPT_N2B, OPT_JOP, OPT_JOP_MODEL,
     OPT_JOP_RWS, OPT_JOP_WWS, OPT_JOP_SW, OPT_JOP_SPLIT, OPT_COUNT_BC,
     OPT_COUNT_ALLOC, OPT_COMPACT, OPT_NO_JDK_CACHE, OPT_EXPLAIN,
-    OPT_LOAD_TIME, OPT_NO_LOAD_TIME, OPT_AGENT, OPT_WHOLE_SUMMARY
+    OPT_LOAD_TIME, OPT_NO_LOAD_TIME, OPT_AGENT, OPT_WHOLE_SUMMARY,
+    OPT_PATCH_MODULE
   };
   static const struct option longopts[] = {
       {"cccp", no_argument, NULL, OPT_CCCP},
@@ -538,6 +596,7 @@ int main(int argc, char **argv) {
       {"agent", no_argument, NULL, OPT_AGENT},
       {"whole-summary", required_argument, NULL, OPT_WHOLE_SUMMARY},
       {"jdk", required_argument, NULL, OPT_JDK},
+      {"patch-module", required_argument, NULL, OPT_PATCH_MODULE},
       {"output", required_argument, NULL, 'o'},
       {"lenient", no_argument, NULL, OPT_LENIENT},
       {"manifest-closure", no_argument, NULL, OPT_CLOSURE},
@@ -634,6 +693,7 @@ int main(int argc, char **argv) {
       for (char *p = optarg, *tok; (tok = strsep(&p, ":"));)
         if (*tok) push(&o.classpath, &o.nclasspath, tok);
       break;
+    case OPT_PATCH_MODULE: add_patch(&o, optarg); break;
     case OPT_POLICY: push(&o.policies, &o.npolicies, optarg); break;
     case OPT_SUMMARY: push(&o.summaries, &o.nsummaries, optarg); break;
     case OPT_NO_JDK_CACHE: o.no_jdk_cache = 1; break;
@@ -707,6 +767,9 @@ int main(int argc, char **argv) {
   if (o.report && o.mode != MODE_ANALYZE)
     usage_error("%s", "--report goes with --analyze");
   if (optind == argc && !o.jdk) usage_error("%s", "no input given");
+  if (o.npatches && (!o.jdk || o.mode != MODE_CCCP))
+    usage_error("%s", "--patch-module goes with --jdk: it instruments the "
+                "JDK with those classes in the module");
   if (o.n2b && o.mode != MODE_CCCP)
     usage_error("%s", "--n2b-wrappers goes with the CCCP instrumentation");
   if (o.jop_set && !o.jop)
@@ -801,6 +864,23 @@ int main(int argc, char **argv) {
     }
   }
   size_t ncp_named = cpset.n;
+  /* the JDK's image comes after the paths that patch its modules: their
+  ** classes come first in the analysis, as in the JVM */
+  for (size_t i = 0; i < o.npatches; i++) {
+    cr_input *pin;
+    if (cr_input_open(&pin, o.patches[i].path, &d)) {
+      cr_diag_where(&d, o.patches[i].path, NULL);
+      cli_error_diag(&d);
+      LEAVE(EXIT_INPUT);
+    }
+    cr_input_set_limits(pin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
+    if (cli_inputs_push(&inset, pin, NULL, &d)) {
+      cli_error_diag(&d);
+      LEAVE(EXIT_OUTPUT);
+    }
+    o.patches[i].in = pin;
+  }
+  cr_input *jimage = NULL;
   if (o.jdk) {
     char img[PATH_MAX];
     cr_input *jin;
@@ -815,6 +895,7 @@ int main(int argc, char **argv) {
       cli_error_diag(&d);
       LEAVE(EXIT_OUTPUT);
     }
+    jimage = jin;
   }
   cli_inputs named;
   memset(&named, 0, sizeof named);
@@ -998,7 +1079,8 @@ int main(int argc, char **argv) {
   } else {
     /* command-line inputs keep their names; closure jars give way */
     for (int i = 0; i < ninputs; i++)
-      if (inset.m[i].named && cr_input_kind_of(ins[i]) != CR_IN_JIMAGE) {
+      if (inset.m[i].named && cr_input_kind_of(ins[i]) != CR_IN_JIMAGE &&
+          !cli_input_module(&o, ins[i])) {
         char path[PATH_MAX * 2];
         dir_unit_path(path, sizeof path, &o, ins[i], NULL);
         if (cli_names_add(&pl.reserved, path) < 0) {
@@ -1007,9 +1089,10 @@ int main(int argc, char **argv) {
         }
       }
     for (int i = 0; i < ninputs; i++) {
+      if (cli_input_module(&o, ins[i])) continue;   /* with its module */
       size_t n = cr_input_count(ins[i]);
       int per_module = cr_input_kind_of(ins[i]) == CR_IN_JIMAGE;
-      const char *cur = NULL;
+      const char *cur = NULL, *patched = NULL;
       if (!per_module)
         open_dir_unit(&pl, &names, &o, ins[i], NULL, !inset.m[i].named);
       unit_of[i] = pl.p.nunits ? pl.p.nunits - 1 : 0;
@@ -1021,11 +1104,15 @@ int main(int argc, char **argv) {
           cur = info.module;
           open_dir_unit(&pl, &names, &o, ins[i], cur, 0);
           pl.p.units[pl.p.nunits - 1].patch = o.jdk != NULL && o.mode == MODE_CCCP;
+          patched = plan_patches(&pl, &names, &st, &o, &inset, unit_of, cur)
+                        ? cur : NULL;
         }
         /* a patch jar's module-info is ignored, with a warning (JEP 261) */
         if (per_module && o.mode == MODE_CCCP &&
             strcmp(info.name, "module-info.class") == 0)
           continue;
+        /* what --patch-module gave the module replaces its own */
+        if (patched && cli_names_has(&names, info.name)) continue;
         add_task(&pl, &names, &st, ins[i], i, e);
       }
       if (pl.p.nunits)
@@ -1034,6 +1121,10 @@ int main(int argc, char **argv) {
   }
   cli_names_free(&names);
   cli_names_free(&pl.reserved);
+  for (size_t k = 0; k < o.npatches; k++)
+    if (!o.patches[k].planned)
+      usage_error("--patch-module %s: the JDK at %s has no module %s",
+                  o.patches[k].module, o.jdk, o.patches[k].module);
   /* an rt.jar-shaped input becomes java.base's patch jar */
   for (int i = 0; corelib && o.mode == MODE_CCCP && i < ninputs; i++)
     if (ins[i] == corelib && !single_class) pl.p.units[unit_of[i]].patch = 1;
@@ -1075,7 +1166,7 @@ int main(int argc, char **argv) {
   snprintf(jopprop, sizeof jopprop, "-Dcccp.jop=%d,%d,%d,%d,%d", o.jop_year,
            o.jop_r, o.jop_w, o.jop_sw, o.jop_split);
   if (rc == 0 && o.mode == MODE_CCCP && o.jdk && out_is_dir) {
-    if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, ins[0], &pre,
+    if ((rc = cli_jdk_files(o.output, o.jdk, &pl.p, whole.h, jimage, &pre,
                             st.xf_exit > 0, &d)))
       status = EXIT_OUTPUT;
   } else if (rc == 0 && o.mode == MODE_CCCP && corelib) {

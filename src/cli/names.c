@@ -43,6 +43,14 @@ int cli_names_add(cli_names *s, const char *name) {
   return 1;
 }
 
+int cli_names_has(const cli_names *s, const char *name) {
+  if (!s->cap) return 0;
+  size_t j = hash_str(name) & (s->cap - 1);
+  for (; s->slots[j]; j = (j + 1) & (s->cap - 1))
+    if (strcmp(s->slots[j], name) == 0) return 1;
+  return 0;
+}
+
 void cli_names_free(cli_names *s) {
   for (size_t i = 0; i < s->cap; i++) cr_free(s->slots[i]);
   cr_free(s->slots);

@@ -261,7 +261,7 @@ static void work(run *r, size_t t, slot *s) {
   if (s->is_class) {
     work_ctx w = {r, cr_input_path(task->in), info.name, task->input};
     const char *module = info.module;
-    if (!module && task->in == r->o->corelib) module = "java.base";
+    if (!module) module = cli_input_module(r->o, task->in);
     s->rc = transform(r, &w, data, len, module, &out, &outlen,
                       &s->jdk_pkg, &s->d);
     if (s->rc) cr_diag_where(&s->d, cr_input_path(task->in), info.name);

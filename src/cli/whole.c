@@ -17,7 +17,7 @@
 
 typedef struct addctx {
   cr_hier *h;
-  const cr_input *corelib;  /* its classes are java.base's (cli_opts) */
+  const cli_opts *o;    /* its corelib and patches hold JDK classes */
   cr_input **all;       /* inputs, then class-path entries */
   size_t nall, ninstr;
   size_t base;          /* order index of all[0] */
@@ -53,6 +53,14 @@ int cli_jdk_module(const char *module) {
   return module && strncmp(module, "jdk.incubator.", 14) != 0;
 }
 
+const char *cli_input_module(const cli_opts *o, const cr_input *in) {
+  if (!o || !in) return NULL;
+  if (in == o->corelib) return "java.base";
+  for (size_t i = 0; i < o->npatches; i++)
+    if (o->patches[i].in == in) return o->patches[i].module;
+  return NULL;
+}
+
 static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
                    cr_diag *d) {
   addctx *x = ctx;
@@ -61,7 +69,7 @@ static int add_one(void *ctx, cr_class *c, cr_input *in, size_t idx,
   cr_entry_info info;
   cr_input_info(in, idx, &info);
   unsigned kind = (k < x->ninstr ? CR_HIER_INSTRUMENTED : 0) |
-                  (cli_jdk_module(info.module) || x->all[k] == x->corelib
+                  (cli_jdk_module(info.module) || cli_input_module(x->o, in)
                        ? CR_HIER_JDK_MODULE : 0);
   /* An instrumented JDK keeps java.lang.Object as it is: HotSpot takes a
   ** non-empty Object.finalize for a finalizer of every class, and
@@ -270,14 +278,18 @@ static void note_redefined(void *ctx, const char *name, uint32_t kept,
 ** follows the first input on the command line. The instrumentation stays
 ** transparent either way (no twin call resolves through such a class, and
 ** the hidden copies get no twins); what the profile shows of calls into
-** them follows the copy the analysis saw.
+** them follows the copy the analysis saw. A --patch-module path
+** replaces the JDK's classes on purpose: no warning.
 */
-static void warn_redefined(const cr_hier *h, cr_input **ins, size_t nins) {
+static void warn_redefined(const cli_opts *o, const cr_hier *h,
+                           cr_input **ins, size_t nins) {
   redef_ctx r = {0};
   cr_hier_each_redefined(h, note_redefined, &r);
   for (size_t i = 0; i < r.n; i++) {
     const redef_pair *p = &r.v[i];
     if (p->kept >= nins || p->other >= nins) continue;
+    if (ins[p->kept] != o->corelib && cli_input_module(o, ins[p->kept]))
+      continue;
     char list[1024];
     size_t len = 0;
     list[0] = '\0';
@@ -326,7 +338,7 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   }
   memcpy(all, ins, nins * sizeof *all);
   if (ncp) memcpy(all + nins, cp, ncp * sizeof *all);
-  addctx x = {w->h, o->corelib, all, nall, nins, 0};
+  addctx x = {w->h, o, all, nall, nins, 0};
   rc = cli_scan(all, nall, o->jobs, headers_only(o), add_one, &x, d);
   cr_free(all);
   if (rc) goto fail;
@@ -354,7 +366,7 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   }
   if (nmiss > show)
     cli_warn("%zu more missing classes (-v lists them)", nmiss - show);
-  warn_redefined(w->h, ins, nins);
+  warn_redefined(o, w->h, ins, nins);
 
   if (headers_only(o)) {
     *exit_code = EXIT_OK;
