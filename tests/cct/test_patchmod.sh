@@ -8,7 +8,10 @@
 # instrumented run prints what the plain run with the program's own
 # --patch-module prints, the patched classes replace the JDK's in the
 # module's jar (once each), the rewrite warns of nothing, and the profile
-# has the patch's methods with the JDK calls they make. Usage errors:
+# has the patch's methods with the JDK calls they make. A caller-sensitive
+# method of the patch that asks StackWalker.getCallerClass gets the JVM's
+# refusal, in JDK mode and in app mode (the program rewritten, its own
+# --patch-module on the command line). Usage errors:
 # --patch-module without --jdk, without '=', twice for one module, for a
 # module the JDK lacks.
 #
@@ -31,6 +34,9 @@ JC="$JDK17/bin/javac"
   { fail "javac"; cat "$T/javac.err"; finish; exit; }
 "$JDK17/bin/jar" cf "$T/base.jar" -C "$T/base" .
 "$JDK17/bin/jar" cf "$T/logging.jar" -C "$T/logging" .
+"$JDK17/bin/jar" cf "$T/main.jar" -C "$T/app" .
+expect_exit 0 "rewrite the program (app mode, default options)" \
+  "$REWRITE" -q "$T/main.jar" -o "$T/appmode/"
 
 expect_exit 2 "--patch-module needs --jdk" \
   "$REWRITE" -q --patch-module java.base="$T/base.jar" "$T/base.jar" -o "$T/x/"
@@ -53,6 +59,13 @@ for J in "${JDKS[@]}"; do
     >"$T/plain$v.out" 2>"$T/plain$v.err"
   check "JDK $v plain: the program runs on its patches" \
     grep -q "^Void patched" "$T/plain$v.out"
+  check "JDK $v plain: getCallerClass refused to a caller-sensitive method" \
+    grep -q "UnsupportedOperationException: StackWalker::getCallerClass" "$T/plain$v.out"
+  "$J/bin/java" @"$T/appmode/cccp.args" --patch-module java.base="$T/base.jar" \
+    --patch-module java.logging="$T/logging.jar" -cp "$T/appmode/main.jar" Main \
+    >"$T/app$v.out" 2>"$T/app$v.err"
+  check "JDK $v app mode, the program's own patches: prints as plain" \
+    cmp "$T/plain$v.out" "$T/app$v.out"
   "$REWRITE" --jdk "$J" --patch-module java.base="$T/base.jar" \
     --patch-module "java.logging=:$T/logging.jar" \
     -o "$T/jdk$v" >/dev/null 2>"$T/rw$v.err"

@@ -350,6 +350,7 @@ public final class Frames
       WALKERS[k] = all = StackWalker.getInstance(o);
     }
     Object c = all.walk(new Frames());
+    if (c instanceof Object[]) throw (RuntimeException) ((Object[]) c)[0];
     if (c instanceof Throwable) {
       report((Throwable) c);
       throw (Throwable) c;
@@ -381,12 +382,63 @@ public final class Frames
           continue;
         }
         if (forwarding(f)) continue;
+        if (callerSensitive(asks))       /* the JVM's refusal, as thrown */
+          return new Object[] {new UnsupportedOperationException(
+              "StackWalker::getCallerClass called from @CallerSensitive "
+              + (Runtime.version().feature() >= 22
+                 ? "[" + asks.getClassName() + "  caller sensitive, "
+                   + k.getName() + " ]"
+                 : "'" + external(asks) + "' method"))};
         return k;
       }
       return null;
     } catch (Throwable e) {
       return e;
     }
+  }
+
+  private static Class<?> sensitive;   /* @CallerSensitive, when looked up */
+
+  /*
+   * Whether the frame's method is @CallerSensitive to the JVM: annotated,
+   * in a class of the boot or platform loader (a twin's frame stands for
+   * its original).
+   */
+  private static boolean callerSensitive(StackWalker.StackFrame f) {
+    Class<?> k = f.getDeclaringClass();
+    ClassLoader l = k.getClassLoader();
+    if (l != null && l.getParent() != null) return false;
+    try {
+      if (sensitive == null)
+        sensitive = Class.forName("jdk.internal.reflect.CallerSensitive",
+                                  false, null);
+      return k.getDeclaredMethod(f.getMethodName(), params(f))
+          .isAnnotationPresent(sensitive.asSubclass(
+              java.lang.annotation.Annotation.class));
+    } catch (ReflectiveOperationException e) {
+      return false;
+    }
+  }
+
+  /* the parameter types of the frame's method (a twin's without its node) */
+  private static Class<?>[] params(StackWalker.StackFrame f) {
+    Class<?>[] ps = f.getMethodType().parameterArray();
+    int n = ps.length;
+    if (n > 0 && ps[n - 1].getName().equals("cccp.rt.CC"))
+      ps = java.util.Arrays.copyOf(ps, n - 1);
+    return ps;
+  }
+
+  /* the frame's method as HotSpot names it: "R C.m(P1, P2)" */
+  private static String external(StackWalker.StackFrame f) {
+    StringBuilder b = new StringBuilder();
+    b.append(f.getMethodType().returnType().getTypeName()).append(' ')
+        .append(f.getClassName()).append('.').append(f.getMethodName())
+        .append('(');
+    Class<?>[] ps = params(f);
+    for (int i = 0; i < ps.length; i++)
+      b.append(i == 0 ? "" : ", ").append(ps[i].getTypeName());
+    return b.append(')').toString();
   }
 
   /* whether the caller finder skips a frame of class 'k' */
