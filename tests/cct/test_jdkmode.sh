@@ -267,18 +267,26 @@ for J in "${JDKS[@]}"; do
     (cd "$T/vt$v/cls" && "$J/bin/jar" cf "$T/vt$v/many.jar" vt)
     "$REWRITE" -q --summary "$D/jdk.summary" "$T/vt$v/many.jar" -o "$T/vt$v/jdk/"
     "$REWRITE" -q "$T/vt$v/many.jar" -o "$T/vt$v/app/"
+    # "v 3000" five times: the runtime once took a lock while holding the
+    # registry's as a virtual thread ended, and one run in ten hung (see
+    # docs/design.md, "Virtual threads and the runtime's locks"); a hang
+    # fails the check instead of holding the suite
     for m in "v 3000" "p 1000"; do
       want=$("$J/bin/java" -cp "$T/vt$v/many.jar" vt.Many $m)
       for how in jdk app; do
         [ $how = app ] && [ "${m%% *}" = v ] && continue
-        # (a hang fails the check instead of holding the suite: see
-        # docs/design.md, "Known, not solved")
-        got=$(timeout -s KILL 300 "$J/bin/java" @"$T/vt$v/$how/cccp.args" -Dcccp.out="$T/vt.xml" \
-              -cp "$T/vt$v/$how/many.jar" vt.Many $m 2>&1)
-        n=$(grep -c '<tree' "$T/vt.xml")
-        if [ "$got" = "$want" ] && [ "$n" -le 8 ]; then
-          pass "JDK $v: $how mode, ${m#* } ${m%% *} threads: same output, $n trees"
-        else fail "JDK $v: $how mode, ${m#* } ${m%% *} threads: '$got' (want '$want'), $n trees"; fi
+        runs=1; [ "${m%% *}" = v ] && runs=5
+        ok=0 got= n=
+        for r in $(seq $runs); do
+          rm -f "$T/vt.xml"
+          got=$(timeout -s KILL 120 "$J/bin/java" @"$T/vt$v/$how/cccp.args" -Dcccp.out="$T/vt.xml" \
+                -cp "$T/vt$v/$how/many.jar" vt.Many $m 2>&1)
+          n=$(grep -c '<tree' "$T/vt.xml" 2>/dev/null)
+          [ "$got" = "$want" ] && [ "${n:-99}" -le 8 ] && ok=$((ok + 1))
+        done
+        if [ $ok = $runs ]; then
+          pass "JDK $v: $how mode, ${m#* } ${m%% *} threads, $runs runs: same output, $n trees"
+        else fail "JDK $v: $how mode, ${m#* } ${m%% *} threads: $ok of $runs runs right, last '$got' (want '$want'), $n trees"; fi
       done
     done
     check "JDK $v: ended platform threads are one tree, worker-#" \

@@ -11,7 +11,8 @@ package cccp.rt;
  * would make nodes in turn), but System.currentTimeMillis, a native.
  *
  * The trees of all threads share one budget of bytes. A thread takes it
- * in chunks (its Root's reserve), so that making a node costs no lock;
+ * in chunks (its Root's reserve), so that making a node costs nothing
+ * shared;
  * the last sixteenth is kept for fold nodes, so that a context that
  * loses children to the budget can still say where, and its last 64th
  * for each thread's top fold node, which a thread makes whatever the
@@ -39,8 +40,13 @@ final class Budget {
   ** thread can make, forced) at 'limit'. */
   static long limit = Long.MAX_VALUE, soft = Long.MAX_VALUE,
       hard = Long.MAX_VALUE;
-  /* what the trees hold or have been granted (their reserves) */
-  private static long used;
+  /* what the trees hold or have been granted (their reserves) is
+  ** Slots.used(), changed by compare-and-set: no lock. A thread ending
+  ** merges its tree under the registry's lock, which takes bytes here; a
+  ** virtual thread that found a lock here taken would unmount holding
+  ** the registry's, and the carriers that mount the next virtual threads
+  ** (whose roots the registry records) would block on it with nothing
+  ** left to run its owner (docs/design.md, "Virtual threads") */
   /* the largest chunk a thread takes at a time */
   private static final long CHUNK = 64 << 10;
   /* when the trees first folded (System.currentTimeMillis), 0 before */
@@ -48,16 +54,13 @@ final class Budget {
   /* the heap ran out while a node was being made */
   static volatile boolean heapFull;
   /* the budget refused an ordinary node, a fold node: until a tree is
-  ** dropped, calls in new contexts fold without asking 'grant' (a lock)
-  ** each time */
+  ** dropped, calls in new contexts fold without asking 'grant' each
+  ** time */
   private static volatile boolean softFull, hardFull;
 
   /** The id of the method "(folded)" of fold nodes, 0 until needed. */
   static volatile int fold;
 
-
-  /* the budget's lock: nothing holds it while calling out */
-  private static final Object LOCK = new Object();
 
   /* memory kept for the end: the native agent drops it as the main
   ** thread ends (libcccp-agent.so, by this name), the dump at exit as it
@@ -163,9 +166,7 @@ final class Budget {
   ** table a larger one replaced) go back to tree 'r''s reserve. */
   static void give(CC.Root r, long n) {
     if (r == null) {
-      synchronized (LOCK) {
-        used -= n;
-      }
+      add(-n);
       return;
     }
     r.bytes -= n;
@@ -177,37 +178,44 @@ final class Budget {
    * runs out: a chunk is at most a 64th of what is left), or 0.
    */
   private static long grant(long n, long chunk, boolean force,
-                           boolean fold) {
-    synchronized (LOCK) {
-      return grantLocked(n, chunk, force, fold);
+                            boolean fold) {
+    for (;;) {
+      long used = Slots.used();
+      long cap = heapFull && !force ? used : fold ? hard : soft;
+      long left = cap - used;
+      if (left < n && !force) {
+        if (fold) hardFull = true;
+        else softFull = true;
+        /* a tree dropped meanwhile (release) cleared the flags first */
+        if (Slots.used() != used) {
+          if (fold) hardFull = false;
+          else softFull = false;
+          continue;
+        }
+        if (since == 0) since = System.currentTimeMillis();
+        return 0;
+      }
+      /* no calls into the JDK here: in JDK mode it is instrumented */
+      long g = left / 64 < chunk ? left / 64 : chunk;
+      if (g < n) g = n;
+      if (Slots.casUsed(used, used + g)) return g;
     }
   }
 
-  private static long grantLocked(long n, long chunk, boolean force,
-                                  boolean fold) {
-    long cap = heapFull && !force ? used : fold ? hard : soft;
-    long left = cap - used;
-    if (left < n && !force) {
-      if (since == 0) since = System.currentTimeMillis();
-      if (fold) hardFull = true;
-      else softFull = true;
-      return 0;
-    }
-    /* no calls into the JDK here: in JDK mode it is instrumented */
-    long g = left / 64 < chunk ? left / 64 : chunk;
-    if (g < n) g = n;
-    used += g;
-    return g;
+  /* Add 'n' (negative: give back) to the bytes granted. */
+  private static void add(long n) {
+    long used;
+    do {
+      used = Slots.used();
+    } while (!Slots.casUsed(used, used + n));
   }
 
   /** Tree 'r' is dropped: its bytes and its reserve go back. */
   static void release(CC.Root r) {
-    synchronized (LOCK) {
-      used -= r.bytes + r.reserve;
-      r.bytes = 0;
-      r.reserve = 0;
-      softFull = hardFull = false;
-    }
+    add(-(r.bytes + r.reserve));
+    r.bytes = 0;
+    r.reserve = 0;
+    softFull = hardFull = false;
   }
 
   /** The heap had no room for a node: no tree grows from now on. */
@@ -235,9 +243,7 @@ final class Budget {
 
   /** The bytes granted so far (the dump reports it). */
   static long used() {
-    synchronized (LOCK) {
-      return used;
-    }
+    return Slots.used();
   }
 
   /** Give up the reserve: the dump at exit runs in what it frees. */

@@ -270,20 +270,21 @@ final class Select {
     return r;
   }
 
-  /** The selected method id for symbolic id 'mid' and receiver class 'k',
-   *  decided by reflection and kept in the class's table. */
+  /**
+   * The selected method id for symbolic id 'mid' and receiver class 'k',
+   * decided by reflection and kept in the class's table. Decided under no
+   * lock (threads that race decide the same): reflection loads classes,
+   * and a thread that holds a lock of ours while it waits for a class
+   * loader's would deadlock with a rewritten loader that makes a call
+   * here, or, a virtual thread, unmount holding it.
+   */
   static int of(int mid, Class<?> k) {
     Answers a = PER_CLASS.get(k);
     int r = a.get(mid << 1);
     if (r != NONE) return r;
-    synchronized (Select.class) {
-      r = a.get(mid << 1);
-      if (r == NONE) {
-        r = resolve(mid, k);
-        a.put(mid << 1, r);
-      }
-    }
-    return r;
+    r = resolve(mid, k);
+    a.put(mid << 1, r);
+    return a.get(mid << 1);             // the first answer kept
   }
 
   /* Selection proper; errors and odd cases keep the symbolic method. */
@@ -652,10 +653,18 @@ final class Select {
         java.io.File e = new java.io.File(f, res);
         return e.isFile() ? new java.io.FileInputStream(e) : null;
       }
-      java.util.jar.JarFile j;
+      /* opened under no lock (see 'of'); the loser of a race closes its */
+      java.util.jar.JarFile j, o;
       synchronized (JARS) {
         j = JARS.get(f);
-        if (j == null) JARS.put(f, j = new java.util.jar.JarFile(f, false));
+      }
+      if (j == null) {
+        o = new java.util.jar.JarFile(f, false);
+        synchronized (JARS) {
+          j = JARS.get(f);
+          if (j == null) JARS.put(f, j = o);
+        }
+        if (j != o) o.close();
       }
       java.util.zip.ZipEntry e = j.getEntry(res);
       return e != null ? j.getInputStream(e) : null;

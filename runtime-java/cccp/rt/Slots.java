@@ -95,6 +95,21 @@ final class Slots {
     }
   }
 
+  /*
+   * The bytes the budget has granted (Budget), changed by compare-and-set,
+   * never under a lock: see Budget.
+   */
+  private static final java.util.concurrent.atomic.AtomicLong USED =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  static long used() {
+    return USED.get();
+  }
+
+  static boolean casUsed(long expect, long update) {
+    return USED.compareAndSet(expect, update);
+  }
+
   /** JDK mode only (see runtime-java/jdk). */
   static void start() {}
 

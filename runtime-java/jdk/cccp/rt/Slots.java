@@ -194,6 +194,8 @@ final class Slots {
     ** context of whatever first needs them */
     openPatches();
     nameRuntime();
+    U = jdk.internal.misc.Unsafe.getUnsafe();
+    USED_AT = U.objectFieldOffset(Cell.class, "bytes");
     for (String c : new String[] {"Select", "Upcalls", "Hidden", "Dump"}) {
       try {
         Class.forName("cccp.rt." + c, true, null);
@@ -328,6 +330,30 @@ final class Slots {
         /* then the loader is asked in the program's context */
       }
     }
+  }
+
+  /*
+   * The bytes the budget has granted (Budget), changed by compare-and-set,
+   * never under a lock. Unsafe's natives, called here under their own
+   * names, run no instrumented code (their twins are the ones that count).
+   * Set by 'start', before any tree grows: this class initializes with
+   * the VM's first instrumented call, before Unsafe can be asked.
+   */
+  private static jdk.internal.misc.Unsafe U;
+  private static final Cell USED = new Cell();
+  private static long USED_AT;
+
+  private static final class Cell {
+    volatile long bytes;
+  }
+
+  static long used() {
+    jdk.internal.misc.Unsafe u = U;
+    return u == null ? 0 : u.getLongVolatile(USED, USED_AT);
+  }
+
+  static boolean casUsed(long expect, long update) {
+    return U.compareAndSetLong(USED, USED_AT, expect, update);
   }
 
   /** The class of virtual threads, or null. */
