@@ -32,6 +32,16 @@
 
 APPS_SJ=/usr/share/java
 
+# The applications the suites take on JDK 25 in 'make check' (each takes
+# them all under CCCP_FULL=1, and all of them on JDK 17 always): the
+# short runs, and one of the languages that compile at run time.
+APPS25_SAMPLE=" xalan rhino antlr h2 groovy lucene batik "
+
+# apps_full25 NAME: whether JDK 25 takes application NAME in full
+apps_full25() {
+  [ "${CCCP_FULL:-0}" = 1 ] || case $APPS25_SAMPLE in *" $1 "*) true ;; *) false ;; esac
+}
+
 # apps_one FN NAME PREFIXES JARS MAIN ARGS...: JARS resolved (a bare
 # name is under /usr/share/java), FN called when all are there
 apps_one() {

@@ -5,7 +5,8 @@
 # Without arguments, every suite; with some, only those (e.g. the
 # sanitizer build's suites, or one suite to time). --lanes: the suites
 # that rewrite whole JDKs (the verification suite's three modes, the
-# JDK-mode suites) run in a lane of their own beside the others, their
+# JDK-mode suites, agent only) run in a lane of their own beside the
+# others (the two lanes then take about as long), their
 # lines marked "jdk| " (make check: the sanitized build runs beside both;
 # on two cores the serial suites leave one idle most of the time). Each
 # suite's wall and CPU time (user+sys of the suite and every process it
@@ -19,7 +20,9 @@ total_p=0; total_f=0
 # verification suite checks a sample of the application jars in the
 # modes --reencode and --stress-probes (every jar is still rewritten;
 # --cccp, the mode users run, checks them all), and the mutant campaign
-# runs at half its standalone size.
+# runs at half its standalone size; on JDK 25 the application suites
+# compare a fixed part of the applications with the oracle (app mode)
+# and run a fixed part of them (JDK mode): APPS25_SAMPLE.
 FULL=${CCCP_FULL:-0}
 SAMPLE=4; HOSTILE=0.5
 [ "$FULL" = 1 ] && SAMPLE=1 && HOSTILE=1
@@ -81,7 +84,8 @@ if [ $lanes = 1 ]; then
   jdk=() rest=()
   for entry in "${suites[@]}"; do
     case ${entry%%:*} in
-      */test_verify.sh|*/test_jdkmode.sh|*/test_jdkmode_apps.sh) jdk+=("$entry") ;;
+      */test_verify.sh|*/test_jdkmode.sh|*/test_jdkmode_apps.sh|*/test_agent.sh)
+        jdk+=("$entry") ;;
       *) rest+=("$entry") ;;
     esac
   done

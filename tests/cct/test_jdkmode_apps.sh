@@ -17,7 +17,8 @@
 # files byte-identical to plain javac's, says what it says, and its
 # profile holds javac's methods (Main.compile) and only JDK calls.
 # An application whose jar is missing, and the javac part without
-# src.zip, are skipped with a message.
+# src.zip, are skipped with a message. On JDK 25 without CCCP_FULL=1,
+# the applications of tests/apps.sh's APPS25_SAMPLE only.
 #
 # Environment: CCCP_REWRITE, CCCP_REPORT, BUILD, JDK17, JDK25, APPS_ONLY
 # (a,b: only these applications), SRCZIP (the JDK 17 sources), KEEP=1
@@ -70,6 +71,9 @@ profile_checks() {
 # land apart); '@OUT@' in ARGS becomes a folder 'gen' in it.
 app() {
   local name=$1 jars=$3 main=$4; shift 4
+  if [ "$v" != 17 ] && ! apps_full25 "$name"; then
+    echo "-- $name (JDK $v): under CCCP_FULL=1 only"; return 0
+  fi
   local base="$T/$name/$v" j p first="" paths=() cp="" icp=""
   local inst="$base/ij" orig="$base/pj"
   echo "-- $name (JDK $v)"
