@@ -511,6 +511,26 @@ static int print_policy(const cli_opts *o) {
 ** paths' classes and resources replace and join the module's own, as
 ** the JVM's option of that name has them do.
 */
+/*
+ * Open input 'path' (named 'where' in a message) with the entry size
+ * limit 'max_entry' and append it to 'set' (*in: the input): 0, or the
+ * exit status, its message printed.
+ */
+static int open_into(cli_inputs *set, const char *path, const char *where,
+                     uint64_t max_entry, cr_input **in, cr_diag *d) {
+  if (cr_input_open(in, path, d)) {
+    cr_diag_where(d, where, NULL);
+    cli_error_diag(d);
+    return EXIT_INPUT;
+  }
+  cr_input_set_limits(*in, max_entry, CR_DEFAULT_MAX_TOTAL);
+  if (cli_inputs_push(set, *in, NULL, d)) {
+    cli_error_diag(d);
+    return EXIT_OUTPUT;
+  }
+  return 0;
+}
+
 static void add_patch(cli_opts *o, char *arg) {
   char *eq = strchr(arg, '=');
   if (!eq || eq == arg || !eq[1])
@@ -852,66 +872,40 @@ int main(int argc, char **argv) {
     }
     cr_diag_clear(&d);
     cr_input *cin;
-    if (cr_input_open(&cin, path, &d)) {
-      cr_diag_where(&d, o.classpath[i], NULL);
-      cli_error_diag(&d);
-      LEAVE(EXIT_INPUT);
-    }
-    cr_input_set_limits(cin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
-    if (cli_inputs_push(&cpset, cin, NULL, &d)) {
-      cli_error_diag(&d);
-      LEAVE(EXIT_OUTPUT);
-    }
+    int rc = open_into(&cpset, path, o.classpath[i], o.max_entry, &cin, &d);
+    if (rc) LEAVE(rc);
   }
   size_t ncp_named = cpset.n;
   /* the JDK's image comes after the paths that patch its modules: their
   ** classes come first in the analysis, as in the JVM */
   for (size_t i = 0; i < o.npatches; i++) {
     cr_input *pin;
-    if (cr_input_open(&pin, o.patches[i].path, &d)) {
-      cr_diag_where(&d, o.patches[i].path, NULL);
-      cli_error_diag(&d);
-      LEAVE(EXIT_INPUT);
-    }
-    cr_input_set_limits(pin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
-    if (cli_inputs_push(&inset, pin, NULL, &d)) {
-      cli_error_diag(&d);
-      LEAVE(EXIT_OUTPUT);
-    }
+    int rc = open_into(&inset, o.patches[i].path, o.patches[i].path,
+                       o.max_entry, &pin, &d);
+    if (rc) LEAVE(rc);
     o.patches[i].in = pin;
   }
   cr_input *jimage = NULL;
   if (o.jdk) {
     char img[PATH_MAX];
     cr_input *jin;
-    if (cr_jdk_modules_path(img, sizeof img, o.jdk, &d) ||
-        cr_input_open(&jin, img, &d)) {
+    if (cr_jdk_modules_path(img, sizeof img, o.jdk, &d)) {
       cr_diag_where(&d, o.jdk, NULL);
       cli_error_diag(&d);
       LEAVE(EXIT_INPUT);
     }
-    cr_input_set_limits(jin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
-    if (cli_inputs_push(&inset, jin, NULL, &d)) {
-      cli_error_diag(&d);
-      LEAVE(EXIT_OUTPUT);
-    }
+    int rc = open_into(&inset, img, o.jdk, o.max_entry, &jin, &d);
+    if (rc) LEAVE(rc);
     jimage = jin;
   }
   cli_inputs named;
   memset(&named, 0, sizeof named);
   for (int i = optind; i < argc; i++) {
     cr_input *nin;
-    if (cr_input_open(&nin, argv[i], &d)) {
-      cr_diag_where(&d, argv[i], NULL);
-      cli_error_diag(&d);
+    int rc = open_into(&named, argv[i], argv[i], o.max_entry, &nin, &d);
+    if (rc) {
       cli_inputs_free(&named);
-      LEAVE(EXIT_INPUT);
-    }
-    cr_input_set_limits(nin, o.max_entry, CR_DEFAULT_MAX_TOTAL);
-    if (cli_inputs_push(&named, nin, NULL, &d)) {
-      cli_error_diag(&d);
-      cli_inputs_free(&named);
-      LEAVE(EXIT_OUTPUT);
+      LEAVE(rc);
     }
   }
   cli_closure clo = {&named, &cpset, follow, want_mf, &o};
