@@ -507,11 +507,6 @@ static int print_policy(const cli_opts *o) {
 }
 
 /*
-** --patch-module MODULE=PATH[:PATH]... ('arg' is split in place): the
-** paths' classes and resources replace and join the module's own, as
-** the JVM's option of that name has them do.
-*/
-/*
  * Open input 'path' (named 'where' in a message) with the entry size
  * limit 'max_entry' and append it to 'set' (*in: the input): 0, or the
  * exit status, its message printed.
@@ -531,6 +526,11 @@ static int open_into(cli_inputs *set, const char *path, const char *where,
   return 0;
 }
 
+/*
+** --patch-module MODULE=PATH[:PATH]... ('arg' is split in place): the
+** paths' classes and resources replace and join the module's own, as
+** the JVM's option of that name has them do.
+*/
 static void add_patch(cli_opts *o, char *arg) {
   char *eq = strchr(arg, '=');
   if (!eq || eq == arg || !eq[1])

@@ -46,7 +46,8 @@ final class Budget {
   ** virtual thread that found a lock here taken would unmount holding
   ** the registry's, and the carriers that mount the next virtual threads
   ** (whose roots the registry records) would block on it with nothing
-  ** left to run its owner (docs/design.md, "Virtual threads") */
+  ** left to run its owner (docs/design.md, "Virtual threads and the
+  ** runtime's locks") */
   /* the largest chunk a thread takes at a time */
   private static final long CHUNK = 64 << 10;
   /* when the trees first folded (System.currentTimeMillis), 0 before */

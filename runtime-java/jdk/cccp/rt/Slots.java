@@ -336,8 +336,9 @@ final class Slots {
    * The bytes the budget has granted (Budget), changed by compare-and-set,
    * never under a lock. Unsafe's natives, called here under their own
    * names, run no instrumented code (their twins are the ones that count).
-   * Set by 'start', before any tree grows: this class initializes with
-   * the VM's first instrumented call, before Unsafe can be asked.
+   * Set by 'start', before any tree grows (nothing calls 'casUsed'
+   * earlier): this class initializes with the VM's first instrumented
+   * call, before Unsafe can be asked.
    */
   private static jdk.internal.misc.Unsafe U;
   private static final Cell USED = new Cell();
