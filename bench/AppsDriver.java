@@ -12,7 +12,9 @@
  * compiler's and the garbage collector's threads). Before the first
  * timed run it prints "timed NANOS" (System.nanoTime, CLOCK_MONOTONIC on
  * Linux: bench/hotspots keeps the samples taken after it), and first of
- * all "pid PID". The driver is never
+ * all "pid PID". With -Dcalls=true (the counting floor's runs, whose jars
+ * add to AsmCounter$Counts.C at each method entry) it also prints
+ * "calls N": the methods the timed runs entered, per run. The driver is never
  * instrumented; it only calls into the application, whose output the
  * caller discards.
  * The mains chosen return (none calls System.exit on success), so no
@@ -31,8 +33,13 @@ public final class AppsDriver {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long[] t = new long[timed], c = new long[timed];
     System.err.println("pid " + ProcessHandle.current().pid());
+    boolean calls = Boolean.getBoolean("calls");
+    long entered = 0;
     for (int i = 0; i < warm + timed; i++) {
-      if (i == warm) System.err.println("timed " + System.nanoTime());
+      if (i == warm) {
+        if (calls) entered = entries();
+        System.err.println("timed " + System.nanoTime());
+      }
       long c0 = mx.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       m.invoke(null, (Object) args.clone());
@@ -43,6 +50,15 @@ public final class AppsDriver {
         c[i - warm] = dc;
       }
     }
+    if (calls) System.err.println("calls " + (entries() - entered) / timed);
     for (int i = 0; i < timed; i++) System.err.println("iter " + t[i] + " " + c[i]);
+  }
+
+  /** The method entries the floor's counters hold, all methods together. */
+  private static long entries() throws ReflectiveOperationException {
+    long s = 0;
+    for (long v : (long[]) Class.forName("AsmCounter$Counts").getField("C").get(null))
+      s += v;
+    return s;
   }
 }
