@@ -107,6 +107,8 @@ typedef struct cr_xf_opts {
                                compiling a method (8,000 bytes) */
   uint32_t nhuge;           /* bodies that pass that limit only once
                                instrumented */
+  uint32_t nhuge_run;       /* those that are no class initialiser */
+  uint32_t nhuge_orig;      /* methods past it in the original code */
   uint32_t nfailed;         /* methods left uninstrumented */
   uint32_t nexit;           /* methods given CC.exit (insert-call exit) */
   uint32_t nskipped;        /* classes left unchanged */

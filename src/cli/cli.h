@@ -154,6 +154,8 @@ typedef struct cli_stats {
   size_t xf_exit;           /* methods given the profile's dump (CC.exit) */
   size_t xf_huge;           /* bodies past HotSpot's compile limit only
                                once instrumented */
+  size_t xf_huge_run;       /* those that are no class initialiser */
+  size_t xf_huge_orig;      /* methods past it in the original code */
 } cli_stats;
 
 /*
@@ -208,6 +210,10 @@ int cli_app_summary(const char *path, const struct cr_hier *h, cr_diag *d);
 ** 'opt'. */
 int cli_jdk_agent_args(const char *sum, const char *args, const char *opt,
                        cr_diag *d);
+/* Append option line 'line' to the options file that the runtime files
+** of output 'out' ('is_dir' as there) include. */
+int cli_args_append(const char *out, int is_dir, const char *line,
+                    cr_diag *d);
 /* Copy file 'from' to 'to' atomically. */
 int cli_copy_file(const char *from, const char *to, cr_diag *d);
 /* Write 's' to 'f' as one argfile token (quoted when it needs to be). */

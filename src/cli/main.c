@@ -1181,6 +1181,13 @@ int main(int argc, char **argv) {
                               o.load_time ? whole.h : NULL, whole.h,
                               whole.jdk_build, NULL, &d)))
     status = EXIT_OUTPUT;
+  /* bodies that only instrumentation took past HotSpot's limit for
+  ** compiling a method would run interpreted (docs/design.md); a class
+  ** initialiser runs once */
+  if (rc == 0 && o.mode == MODE_CCCP && st.xf_huge_run &&
+      (rc = cli_args_append(o.output, out_is_dir,
+                            "-XX:-DontCompileHugeMethods", &d)))
+    status = EXIT_OUTPUT;
   double dt = now() - t0;
   if (rc == 0 && need_whole)
     rc = cli_whole_outputs(&o, &whole, &pre.sum, &status, &d);
@@ -1215,13 +1222,22 @@ int main(int argc, char **argv) {
       fprintf(stderr, "cccp-rewrite: %zu method bod%s in the compact form "
               "(for HotSpot's 8000-byte limit for compiling a method)\n",
               st.xf_compact, st.xf_compact == 1 ? "y" : "ies");
-    if (st.xf_huge)
+    if (st.xf_huge) {
       fprintf(stderr, "cccp-rewrite: note: %zu method bod%s past HotSpot's "
               "8000-byte limit for compiling a method only once "
-              "instrumented: interpreted unless run with "
-              "-XX:-DontCompileHugeMethods%s\n", st.xf_huge,
-              st.xf_huge == 1 ? "y" : "ies",
+              "instrumented%s", st.xf_huge, st.xf_huge == 1 ? "y" : "ies",
               o.verbose > 0 ? "" : " (-v names them)");
+      if (!st.xf_huge_run)
+        fprintf(stderr, ", class initialisers only (run once)");
+      else
+        fprintf(stderr, ": the options file turns the limit off "
+                "(-XX:-DontCompileHugeMethods)");
+      if (st.xf_huge_run && st.xf_huge_orig)
+        fprintf(stderr, ", so the JIT may also compile the %zu method%s "
+                "past it in the original code", st.xf_huge_orig,
+                st.xf_huge_orig == 1 ? "" : "s");
+      fputc('\n', stderr);
+    }
     if (st.methods_unchanged)
       fprintf(stderr, "cccp-rewrite: %zu method%s left unchanged\n",
               st.methods_unchanged, st.methods_unchanged == 1 ? "" : "s");

@@ -147,6 +147,19 @@ int cli_app_summary(const char *path, const cr_hier *h, cr_diag *d) {
   return cli_atomic_hier(path, h, cr_hier_save_app, d);
 }
 
+int cli_args_append(const char *out, int is_dir, const char *line,
+                    cr_diag *d) {
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, is_dir ? "%s/cccp.args" : "%s.args", out);
+  FILE *f = fopen(path, "a");
+  if (!f)
+    return cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(errno));
+  fprintf(f, "%s\n", line);
+  if (fclose(f) != 0)
+    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
+  return 0;
+}
+
 /* Write 'path' as one argfile token (quoted when it needs to be). */
 void cli_put_token(FILE *f, const char *s) {
   if (!strpbrk(s, " \t\n\r\"'\\#")) {

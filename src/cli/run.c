@@ -166,6 +166,8 @@ static int instrument(run *r, work_ctx *w, cr_class *c, cr_diag *d) {
   r->st->xf_unsup_classes += xo.nunsup_classes;
   r->st->xf_compact += xo.ncompact;
   r->st->xf_huge += xo.nhuge;
+  r->st->xf_huge_run += xo.nhuge_run;
+  r->st->xf_huge_orig += xo.nhuge_orig;
   r->st->xf_exit += xo.nexit;
   pthread_mutex_unlock(&r->mu);
   return 0;

@@ -507,6 +507,7 @@ int cr_xf__instrument(xf *x, cr_member *m, int how, const char *name,
   int rc = build(x, m, how, name, desc, 0, &b, &nbl, &nunsup, md);
   if (rc) return rc;
   int laid = 0;                 /* 'b' laid out, unchanged since */
+  if (size > HUGE_METHOD && x->tally) x->o->nhuge_orig++;
   if (size <= HUGE_METHOD) {
     cr_diag ld;
     cr_diag_clear(&ld);
@@ -570,6 +571,7 @@ int cr_xf__instrument(xf *x, cr_member *m, int how, const char *name,
     uint32_t now = cr_member_code(m)->code_len;
     if (size <= HUGE_METHOD && now > HUGE_METHOD) {
       x->o->nhuge++;
+      x->o->nhuge_run += strcmp(name, "<clinit>") != 0;
       if (x->o->note) {
         char msg[1024];
         snprintf(msg, sizeof msg, "class %s: method %s%s%s grows from %u "

@@ -137,6 +137,31 @@ done
    -cp "$T/cmp/big.jar" huge.Big >jit.txt 2>&1)
 check "C1 compiles the compact loop" grep -q "huge.Big::loop ([0-9]* bytes)$" "$T/cmp/jit.txt"
 check "... and skips nothing" not_grep "COMPILE SKIPPED|not compilable" "$T/cmp/jit.txt"
+# the bodies past the limit only instrumented are compiled: the options
+# file turns the limit off (and a later option turning it on again wins)
+check "the options file turns the limit off" \
+  grep -qx -- "-XX:-DontCompileHugeMethods" "$T/cmp/big.jar.args"
+check "... for the ordinary form too" \
+  grep -qx -- "-XX:-DontCompileHugeMethods" "$T/ord/big.jar.args"
+for on in "" -XX:+DontCompileHugeMethods; do
+  # shellcheck disable=SC2086
+  (cd "$T/cmp" && "$JDK17/bin/java" @"$T/cmp/big.jar.args" $on -Xcomp \
+     -XX:TieredStopAtLevel=1 -XX:+PrintCompilation \
+     -XX:CompileCommand=quiet -XX:CompileCommand=compileonly,huge.Big::libs \
+     -cp "$T/cmp/big.jar" huge.Big >jit.txt 2>&1)
+  if [ -z "$on" ]; then
+    check "C1 compiles libs, past the limit" grep -q "huge.Big::libs ([0-9]* bytes)$" "$T/cmp/jit.txt"
+  else
+    check "... which it does not with the limit on" not_grep "huge.Big::libs \\(" "$T/cmp/jit.txt"
+  fi
+done
+mkdir -p "$T/src/tiny" "$T/tc" "$T/tiny"
+printf 'package tiny;\npublic class T { public static void main(String[] a) { System.out.println(a.length); } }\n' \
+  >"$T/src/tiny/T.java"
+check "javac a small class" "$JDK17/bin/javac" -d "$T/tc" "$T/src/tiny/T.java"
+(cd "$T/tc" && "$JDK17/bin/jar" cf "$T/tiny.jar" tiny)
+expect_exit 0 "rewrite a jar with no method past the limit" "$REWRITE" "$T/tiny.jar" -o "$T/tiny/"
+check "its options file leaves the limit on" not_grep "DontCompileHugeMethods" "$T/tiny/cccp.args"
 expect_exit 0 "compact and ordinary forms: the same profile" \
   "$REPORT" compare --min-overlap 100 "$T/ord/p.xml" "$T/cmp/p.xml"
 expect_match "differing 0" "no context differs" "$out"
