@@ -211,7 +211,7 @@ int cli_app_summary(const char *path, const struct cr_hier *h, cr_diag *d);
 int cli_jdk_agent_args(const char *sum, const char *args, const char *opt,
                        cr_diag *d);
 /* Append option line 'line' to the options file that the runtime files
-** of output 'out' ('is_dir' as there) include. */
+** of output 'out' ('is_dir' as there) include, unless it has it. */
 int cli_args_append(const char *out, int is_dir, const char *line,
                     cr_diag *d);
 /* Copy file 'from' to 'to' atomically. */

@@ -151,9 +151,20 @@ int cli_args_append(const char *out, int is_dir, const char *line,
                     cr_diag *d) {
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, is_dir ? "%s/cccp.args" : "%s.args", out);
-  FILE *f = fopen(path, "a");
+  FILE *f = fopen(path, "a+");
   if (!f)
     return cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(errno));
+  char have[4096];
+  size_t n = strlen(line);
+  while (fgets(have, sizeof have, f))   /* there already (a JDK's copy) */
+    if (strncmp(have, line, n) == 0 && (have[n] == '\n' || !have[n])) {
+      fclose(f);
+      return 0;
+    }
+  if (fseek(f, 0, SEEK_END) != 0) {
+    fclose(f);
+    return cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(errno));
+  }
   fprintf(f, "%s\n", line);
   if (fclose(f) != 0)
     return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
