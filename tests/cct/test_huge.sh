@@ -143,18 +143,17 @@ check "the options file turns the limit off" \
   grep -qx -- "-XX:-DontCompileHugeMethods" "$T/cmp/big.jar.args"
 check "... for the ordinary form too" \
   grep -qx -- "-XX:-DontCompileHugeMethods" "$T/ord/big.jar.args"
-for on in "" -XX:+DontCompileHugeMethods; do
-  # shellcheck disable=SC2086
-  (cd "$T/cmp" && "$JDK17/bin/java" @"$T/cmp/big.jar.args" $on -Xcomp \
+# the C1 compilations of libs: the options file, then the arguments given
+jit_libs() {
+  (cd "$T/cmp" && "$JDK17/bin/java" @"$T/cmp/big.jar.args" "$@" -Xcomp \
      -XX:TieredStopAtLevel=1 -XX:+PrintCompilation \
      -XX:CompileCommand=quiet -XX:CompileCommand=compileonly,huge.Big::libs \
      -cp "$T/cmp/big.jar" huge.Big >jit.txt 2>&1)
-  if [ -z "$on" ]; then
-    check "C1 compiles libs, past the limit" grep -q "huge.Big::libs ([0-9]* bytes)$" "$T/cmp/jit.txt"
-  else
-    check "... which it does not with the limit on" not_grep "huge.Big::libs \\(" "$T/cmp/jit.txt"
-  fi
-done
+}
+jit_libs
+check "C1 compiles libs, past the limit" grep -q "huge.Big::libs ([0-9]* bytes)$" "$T/cmp/jit.txt"
+jit_libs -XX:+DontCompileHugeMethods
+check "... which it does not with the limit on" not_grep "huge.Big::libs \\(" "$T/cmp/jit.txt"
 mkdir -p "$T/src/tiny" "$T/tc" "$T/tiny"
 printf 'package tiny;\npublic class T { public static void main(String[] a) { System.out.println(a.length); } }\n' \
   >"$T/src/tiny/T.java"
