@@ -76,8 +76,9 @@ static struct {
                                their subtypes stay as they are too */
   size_t nfailed;
   jobject platform;         /* the platform class loader (global ref) */
+  int huge_said;            /* a class past HotSpot's limit was noted */
 } L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, 0,
-       NULL};
+       NULL, 0};
 
 void cr_agent_load_vminit(JNIEnv *env) {
   jclass cl = (*env)->FindClass(env, "java/lang/ClassLoader");
@@ -510,6 +511,93 @@ static void dump(const char *name, const cr_buf *b) {
   fclose(f);
 }
 
+/* Each -XX:+DontCompileHugeMethods (1) or -XX:-DontCompileHugeMethods (0)
+** in 'n' bytes at 's', in order, into '*on'. */
+static void huge_flag_scan(const char *s, size_t n, int *on) {
+  static const char flag[] = "DontCompileHugeMethods";
+  const size_t k = sizeof flag - 1;
+  for (size_t i = 5; i + k <= n; i++)
+    if (memcmp(s + i, flag, k) == 0 && memcmp(s + i - 5, "-XX:", 4) == 0 &&
+        (s[i - 1] == '+' || s[i - 1] == '-'))
+      *on = s[i - 1] == '+';
+}
+
+/* The same in the file 'path' (an argument file, -XX:VMOptionsFile). */
+static void huge_flag_file(const char *path, int *on) {
+  uint8_t *b = NULL;
+  size_t n = 0;
+  cr_diag d;
+  if (cr_read_file(&b, &n, path, &d) != 0) return;
+  huge_flag_scan((const char *)b, n, on);
+  cr_free(b);
+}
+
+static void huge_flag_env(const char *name, int *on) {
+  const char *v = getenv(name);
+  if (v) huge_flag_scan(v, strlen(v), on);
+}
+
+/*
+** Whether HotSpot's limit for compiling a method is on in this JVM, as
+** far as its options tell: the last DontCompileHugeMethods of
+** JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line with its argument
+** files (the options files of cccp-rewrite among them) and
+** _JAVA_OPTIONS, the order in which the launcher and HotSpot read them.
+** On (HotSpot's default) when the command line cannot be read.
+*/
+static int huge_limit_on(void) {
+  int on = 1;
+  huge_flag_env("JAVA_TOOL_OPTIONS", &on);
+  huge_flag_env("JDK_JAVA_OPTIONS", &on);
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+      if (n + 4096 + 1 > cap) {
+        char *m = realloc(b, cap = cap * 2 + 8192);
+        if (!m) break;
+        b = m;
+      }
+      ssize_t r = read(fd, b + n, cap - n - 1);
+      if (r <= 0) break;
+      n += (size_t)r;
+    }
+    close(fd);
+    if (b) b[n] = '\0';  /* the last argument ends in one already */
+    for (size_t i = 0; b && i < n; i += strlen(b + i) + 1) {
+      const char *a = b + i;
+      if (a[0] == '@') huge_flag_file(a + 1, &on);
+      else if (strncmp(a, "-XX:VMOptionsFile=", 18) == 0)
+        huge_flag_file(a + 18, &on);
+      else huge_flag_scan(a, strlen(a), &on);
+    }
+    free(b);
+  }
+  huge_flag_env("_JAVA_OPTIONS", &on);
+  return on;
+}
+
+/*
+** Class 'name' has 'n' bodies past HotSpot's limit for compiling a
+** method that were under it before they were instrumented: said once,
+** when the limit is on, as cccp-rewrite says it of a jar (whose options
+** file then turns the limit off, which no class rewritten here can).
+*/
+static void huge_note(const char *name, uint32_t n) {
+  if (L.huge_said) return;
+  L.huge_said = 1;
+  if (!huge_limit_on()) return;
+  char line[512];
+  snprintf(line, sizeof line,
+           "note: %u method bod%s past HotSpot's 8000-byte limit for "
+           "compiling a method only once instrumented, which the JIT "
+           "leaves interpreted: -XX:-DontCompileHugeMethods lets it compile "
+           "them (said for the first such class only)",
+           n, n == 1 ? "y" : "ies");
+  cr_agent_say(name, line);
+}
+
 /*
 ** Instrument class 'name' (bytes 'in'): 0 and the new bytes in 'out', 1
 ** when it stays as it is (said on stderr when that is worth saying), -1
@@ -566,6 +654,7 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
     goto fail;
   rc = xo.nskipped ? 1 : 0;
   if (rc == 0) dump(name, out);
+  if (rc == 0 && xo.nhuge_run) huge_note(name, xo.nhuge_run);
   if (getenv("CCCP_LOAD_DEBUG"))
     fprintf(stderr, "cccp: %s: instrumented in %.4f s\n", name, now() - t0);
   goto out;
