@@ -6,9 +6,11 @@
 package cccp.rt;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The file, as cccp-rewrite writes it (UTF-8 text, one record a line):
@@ -66,13 +68,28 @@ final class JdkMethods {
    * The bytes of file 'path', through java.io: NIO's channels would
    * register the thread's temporary buffers to be freed when it ends,
    * which the program's main thread then does in its own Thread.exit.
+   * Read straight into an array of the file's length (the JDK's is 12
+   * MB, read as the VM boots): growing a buffer to it copied the bytes
+   * four times over.
    */
   private static byte[] readAll(String path) throws IOException {
     try (FileInputStream in = new FileInputStream(path)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+      long len = new File(path).length();
+      byte[] b = new byte[len > 0 && len < 1 << 30 ? (int) len : 1 << 16];
+      int n = 0;
+      for (int r; n < b.length && (r = in.read(b, n, b.length - n)) > 0;)
+        n += r;
+      if (n < b.length) return Arrays.copyOf(b, n);
+      ByteArrayOutputStream out = null;   // it grew since: read on
       byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) > 0;) out.write(buf, 0, n);
-      return out.toByteArray();
+      for (int r; (r = in.read(buf)) > 0;) {
+        if (out == null) {
+          out = new ByteArrayOutputStream(2 * n);
+          out.write(b, 0, n);
+        }
+        out.write(buf, 0, r);
+      }
+      return out == null ? b : out.toByteArray();
     }
   }
 
