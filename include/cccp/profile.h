@@ -80,11 +80,15 @@ typedef struct cr_prof_jop {
 ** (estimated), the budget in bytes (0: none), the calls counted in fold
 ** nodes and the distinct methods they were calls of, when the first
 ** fold happened, when the profile was taken and when the interval it
-** covers began (ms since the epoch), and the resets before it.
+** covers began (ms since the epoch), and the resets before it; the
+** method bodies instrumented as their classes loaded that ran
+** interpreted, past HotSpot's limit for compiling a method only once
+** instrumented.
 */
 typedef struct cr_prof_run {
   uint64_t nodes, bytes, budget, folded_calls, folded_methods;
   uint64_t folding_since, time, interval_start, resets;
+  uint64_t huge_interpreted;
 } cr_prof_run;
 
 typedef struct cr_profile {

@@ -76,7 +76,9 @@ static struct {
                                their subtypes stay as they are too */
   size_t nfailed;
   jobject platform;         /* the platform class loader (global ref) */
-  int huge_said;            /* a class past HotSpot's limit was noted */
+  uint64_t huge;            /* bodies instrumented here past HotSpot's
+                               limit for compiling a method that were
+                               under it before */
 } L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, 0,
        NULL, 0};
 
@@ -579,23 +581,24 @@ static int huge_limit_on(void) {
 }
 
 /*
-** Class 'name' has 'n' bodies past HotSpot's limit for compiling a
-** method that were under it before they were instrumented: said once,
-** when the limit is on, as cccp-rewrite says it of a jar (whose options
-** file then turns the limit off, which no class rewritten here can).
+** cccp.rt.Dump.hugeInterpreted0(): the method bodies instrumented here
+** that pass HotSpot's limit for compiling a method only instrumented, as
+** the profile's "huge-interpreted" says them (cccp-report notes them):
+** 0 when the limit is off, or when nothing was. Not said on stderr as
+** they load: the program's output stays its own. The options file of a
+** rewrite turns the limit off where a rewritten body passes it, which no
+** class instrumented here can.
 */
-static void huge_note(const char *name, uint32_t n) {
-  if (L.huge_said) return;
-  L.huge_said = 1;
-  if (!huge_limit_on()) return;
-  char line[512];
-  snprintf(line, sizeof line,
-           "note: %u method bod%s past HotSpot's 8000-byte limit for "
-           "compiling a method only once instrumented, which the JIT "
-           "leaves interpreted: -XX:-DontCompileHugeMethods lets it compile "
-           "them (said for the first such class only)",
-           n, n == 1 ? "y" : "ies");
-  cr_agent_say(name, line);
+JNIEXPORT jlong JNICALL Java_cccp_rt_Dump_hugeInterpreted0(JNIEnv *env,
+                                                          jclass self);
+JNIEXPORT jlong JNICALL Java_cccp_rt_Dump_hugeInterpreted0(JNIEnv *env,
+                                                          jclass self) {
+  (void)env;
+  (void)self;
+  pthread_mutex_lock(&L.mu);
+  uint64_t n = L.huge;
+  pthread_mutex_unlock(&L.mu);
+  return n && huge_limit_on() ? (jlong)n : 0;
 }
 
 /*
@@ -654,7 +657,7 @@ static int rewrite(const char *name, const uint8_t *in, size_t len,
     goto fail;
   rc = xo.nskipped ? 1 : 0;
   if (rc == 0) dump(name, out);
-  if (rc == 0 && xo.nhuge_run) huge_note(name, xo.nhuge_run);
+  if (rc == 0) L.huge += xo.nhuge_run;
   if (getenv("CCCP_LOAD_DEBUG"))
     fprintf(stderr, "cccp: %s: instrumented in %.4f s\n", name, now() - t0);
   goto out;

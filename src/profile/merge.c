@@ -203,6 +203,7 @@ int cr_profile_merge(cr_profile **out, const cr_profile *const *in, size_t n,
     r->nodes += x->nodes;
     r->bytes += x->bytes;
     r->folded_calls += x->folded_calls;
+    r->huge_interpreted += x->huge_interpreted;
     if (x->budget > r->budget) r->budget = x->budget;
     if (x->folded_methods > r->folded_methods)
       r->folded_methods = x->folded_methods;

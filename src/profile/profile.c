@@ -359,6 +359,7 @@ static void run_attrs(rd *s) {
     {"time", offsetof(cr_prof_run, time)},
     {"interval-start", offsetof(cr_prof_run, interval_start)},
     {"resets", offsetof(cr_prof_run, resets)},
+    {"huge-interpreted", offsetof(cr_prof_run, huge_interpreted)},
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     char *v = attr(s, f[i].name);
@@ -764,7 +765,8 @@ int cr_profile_write(const cr_profile *p, FILE *f, cr_diag *d) {
              {"budget", r->budget}, {"folded-calls", r->folded_calls},
              {"folded-methods", r->folded_methods},
              {"folding-since", r->folding_since}, {"time", r->time},
-             {"interval-start", r->interval_start}, {"resets", r->resets}};
+             {"interval-start", r->interval_start}, {"resets", r->resets},
+             {"huge-interpreted", r->huge_interpreted}};
   for (size_t i = 0; i < sizeof run / sizeof run[0]; i++)
     if (run[i].v)
       fprintf(f, " %s=\"%llu\"", run[i].name, (unsigned long long)run[i].v);

@@ -163,6 +163,9 @@ void rp_frame(FILE *f, const cr_prof_method *m, int desc, const char *avoid);
 ** saying how many and where they are counted; nothing otherwise.
 */
 void rp_fold_note(FILE *f, const rp_view *v);
+/* The note on method bodies of classes instrumented as they loaded that
+** ran interpreted (past HotSpot's compile limit), if any. */
+void rp_huge_note(FILE *f, const cr_prof_run *r);
 
 /*
 ** The frames of node 'n' from its tree's root, " > " between them; a path

@@ -136,6 +136,7 @@ int rp_cmd_stats(const rp_opts *o, rp_view *v, FILE *out) {
               (double)(r->folding_since - r->interval_start) / 1000.0);
     putc('\n', out);
   }
+  rp_huge_note(out, r);
   if (r->time && r->interval_start && r->time >= r->interval_start) {
     fprintf(out, "interval: %.1f s", (double)(r->time - r->interval_start) / 1000.0);
     if (r->resets)

@@ -257,6 +257,7 @@ int rp_cmd_top(const rp_opts *o, rp_view *v, FILE *out) {
     fprintf(out, " in %zu thread%s\n", v->p->ntrees,
             v->p->ntrees == 1 ? "" : "s");
   rp_fold_note(out, v);
+  rp_huge_note(out, &v->p->run);
   if (o->sections & RP_METHODS) {
     putc('\n', out);
     if (table(o, v, &ms, 0, out)) st = RP_EXIT_OUTPUT;

@@ -194,6 +194,15 @@ void rp_fold_note(FILE *f, const rp_view *v) {
         "its method's total exact\n", f);
 }
 
+void rp_huge_note(FILE *f, const cr_prof_run *r) {
+  if (!r->huge_interpreted) return;
+  fprintf(f, "note: %llu method bod%s instrumented as their classes loaded "
+             "passed HotSpot's 8000-byte limit for compiling a method and "
+             "ran interpreted: -XX:-DontCompileHugeMethods lets the JIT "
+             "compile them\n", (unsigned long long)r->huge_interpreted,
+          r->huge_interpreted == 1 ? "y" : "ies");
+}
+
 void rp_frame(FILE *f, const cr_prof_method *m, int desc, const char *avoid) {
   rp_puts(f, m->cls, avoid);
   putc('.', f);

@@ -155,28 +155,37 @@ check "C1 compiles libs, past the limit" grep -q "huge.Big::libs ([0-9]* bytes)$
 jit_libs -XX:+DontCompileHugeMethods
 check "... which it does not with the limit on" not_grep "huge.Big::libs \\(" "$T/cmp/jit.txt"
 # classes rewritten as they load (agent only): no options file can turn
-# the limit off by then, so the agent names the first such class, once,
-# unless the JVM's options turned it off already (the last word wins,
-# wherever it is: the command line, an argument file, the environment)
+# the limit off by then, so the profile counts the bodies that ran
+# interpreted (while the program prints what it prints), and cccp-report
+# says so; none when the JVM's options turned the limit off (the last
+# word wins, wherever it is: the command line, an argument file, the
+# environment)
 expect_exit 0 "cccp-rewrite --agent" "$REWRITE" -q --agent -o "$T/agent"
 agent_big() {
+  rm -f "$T/agent/p.xml"
   (cd "$T/agent" && "$JDK17/bin/java" @"$T/agent/cccp.args" "$@" \
-     -Dcccp.out="$T/agent/p.xml" -cp "$T/big.jar" huge.Big >out.txt 2>err.txt)
+     -Dcccp.out="$T/agent/p.xml" -cp "$T/big.jar" huge.Big >out.txt 2>&1)
+  "$REPORT" stats "$T/agent/p.xml" >"$T/agent/stats.txt" 2>&1
 }
-huge_note="^cccp: huge/Big: note: 2 method bodies past HotSpot's 8000-byte limit"
+huge_note="^note: 2 method bodies instrumented as their classes loaded passed HotSpot's 8000-byte limit"
 agent_big
-check "agent only: the same output as the plain run" cmp "$T/plain/out.txt" "$T/agent/out.txt"
-check "agent only: huge/Big's 2 bodies past the limit named" grep -q "$huge_note" "$T/agent/err.txt"
-check "... once" [ "$(grep -c 'DontCompileHugeMethods' "$T/agent/err.txt")" = 1 ]
+check "agent only: the same output as the plain run, nothing added" cmp "$T/plain/out.txt" "$T/agent/out.txt"
+check "agent only: the profile counts huge/Big's 2 bodies past the limit" \
+  grep -q 'huge-interpreted="2"' "$T/agent/p.xml"
+check "... and cccp-report stats notes them" grep -q "$huge_note" "$T/agent/stats.txt"
+"$REPORT" top "$T/agent/p.xml" >"$T/agent/top.txt" 2>&1
+check "... so does cccp-report top" grep -q "$huge_note" "$T/agent/top.txt"
 agent_big -XX:-DontCompileHugeMethods
-check "no note with the limit off on the command line" not_grep "note" "$T/agent/err.txt"
+check "none with the limit off on the command line" not_grep "huge-interpreted" "$T/agent/p.xml"
+check "... no note" not_grep "^note" "$T/agent/stats.txt"
 printf -- '-XX:-DontCompileHugeMethods\n' >"$T/off.args"
 agent_big @"$T/off.args"
-check "... or in an argument file" not_grep "note" "$T/agent/err.txt"
+check "... or in an argument file" not_grep "huge-interpreted" "$T/agent/p.xml"
 JAVA_TOOL_OPTIONS=-XX:-DontCompileHugeMethods agent_big
-check "... or in JAVA_TOOL_OPTIONS" not_grep "note" "$T/agent/err.txt"
+check "... or in JAVA_TOOL_OPTIONS" not_grep "huge-interpreted" "$T/agent/p.xml"
 agent_big @"$T/off.args" -XX:+DontCompileHugeMethods
-check "the note again when a later option turns the limit back on" grep -q "$huge_note" "$T/agent/err.txt"
+check "counted again when a later option turns the limit back on" \
+  grep -q 'huge-interpreted="2"' "$T/agent/p.xml"
 mkdir -p "$T/src/tiny" "$T/tc" "$T/tiny"
 printf 'package tiny;\npublic class T { public static void main(String[] a) { System.out.println(a.length); } }\n' \
   >"$T/src/tiny/T.java"

@@ -170,7 +170,7 @@ START_TEST(test_profile_xml__run) {
       "<cct version=\"1\" mode=\"cccp\" tree-nodes=\"12\" "
       "tree-bytes=\"1056\" budget=\"2048\" folded-calls=\"30\" "
       "folded-methods=\"2\" folding-since=\"1000\" time=\"5000\" "
-      "interval-start=\"900\" resets=\"x\">"
+      "interval-start=\"900\" resets=\"x\" huge-interpreted=\"4\">"
       "<method id=\"1\" class=\"a/B\" name=\"m\" desc=\"()V\"/>"
       "<method id=\"2\" class=\"cccp\" name=\"(folded)\" desc=\"\" "
       "folded=\"1\"/>"
@@ -189,6 +189,7 @@ START_TEST(test_profile_xml__run) {
   ck_assert_uint_eq(p->run.time, 5000);
   ck_assert_uint_eq(p->run.interval_start, 900);
   ck_assert_uint_eq(p->run.resets, 0);
+  ck_assert_uint_eq(p->run.huge_interpreted, 4);
   ck_assert_int_eq(p->methods[1].folded, 0);
   ck_assert_int_eq(p->methods[2].folded, 1);
   const cr_profile *in[] = {p};
@@ -198,6 +199,7 @@ START_TEST(test_profile_xml__run) {
   char *out = to_xml(m, &len);
   ck_assert_ptr_nonnull(strstr(out, " tree-nodes=\"12\" "));
   ck_assert_ptr_nonnull(strstr(out, " folded-calls=\"30\" "));
+  ck_assert_ptr_nonnull(strstr(out, " huge-interpreted=\"4\""));
   ck_assert_ptr_null(strstr(out, "resets"));
   ck_assert_ptr_nonnull(strstr(out, "name=\"(folded)\" desc=\"\" size=\"0\" "
                                    "folded=\"1\""));

@@ -398,12 +398,34 @@ final class Dump implements Runnable {
       ascii("\" resets=\"");
       num(CC.Registry.resets);
     }
+    long huge = hugeInterpreted();
+    if (huge > 0) {
+      ascii("\" huge-interpreted=\"");
+      num(huge);
+    }
     ascii("\"");
     if (reset) {
       CC.Registry.intervalStart = now;
       CC.Registry.resets++;
     }
   }
+
+  /*
+   * The method bodies the native agent instrumented as their classes
+   * loaded that pass HotSpot's limit for compiling a method only
+   * instrumented, while the limit is on: they run interpreted (the
+   * rewriter's options file turns the limit off for the jars it wrote,
+   * too late for these). 0 without the native agent.
+   */
+  private static long hugeInterpreted() {
+    try {
+      return hugeInterpreted0();
+    } catch (Throwable e) {   // UnsatisfiedLinkError: no native agent
+      return 0;
+    }
+  }
+
+  private static native long hugeInterpreted0();
 
   private int depth;
 
