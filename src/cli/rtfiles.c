@@ -151,24 +151,34 @@ int cli_args_append(const char *out, int is_dir, const char *line,
                     cr_diag *d) {
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, is_dir ? "%s/cccp.args" : "%s.args", out);
-  FILE *f = fopen(path, "a+");
-  if (!f)
-    return cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(errno));
-  char have[4096];
-  size_t n = strlen(line);
-  while (fgets(have, sizeof have, f))   /* there already (a JDK's copy) */
-    if (strncmp(have, line, n) == 0 && (have[n] == '\n' || !have[n])) {
-      fclose(f);
+  uint8_t *b = NULL;
+  size_t n = 0, k = strlen(line);
+  if (cr_read_file(&b, &n, path, d) != 0) {
+    if (d->code != CR_ENOTFOUND) return -1;
+    cr_diag_clear(d);         /* none yet: the line alone */
+  }
+  /* there already (a JDK's copy)? */
+  for (const char *p = (const char *)b, *e = p + n; p < e;) {
+    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    size_t len = nl ? (size_t)(nl - p) : (size_t)(e - p);
+    if (len == k && memcmp(p, line, k) == 0) {
+      cr_free(b);
       return 0;
     }
-  if (fseek(f, 0, SEEK_END) != 0) {
-    fclose(f);
-    return cr_diag_set(d, CR_EIO, -1, "%s: %s", path, strerror(errno));
+    p += len + 1;
   }
-  fprintf(f, "%s\n", line);
-  if (fclose(f) != 0)
-    return cr_diag_set(d, CR_EIO, -1, "cannot write %s", path);
-  return 0;
+  /* the file and the line, in place of the file at once: a JVM that
+  ** starts meanwhile reads the one or the other, never half */
+  cli_afile af;
+  if (cli_atomic_open(&af, path, d) != 0) {
+    cr_free(b);
+    return -1;
+  }
+  if (n) fwrite(b, 1, n, af.f);
+  if (n && b[n - 1] != '\n') fputc('\n', af.f);
+  fprintf(af.f, "%s\n", line);
+  cr_free(b);
+  return cli_atomic_commit(&af, d);
 }
 
 /* Write 'path' as one argfile token (quoted when it needs to be). */

@@ -143,6 +143,16 @@ check "the options file turns the limit off" \
   grep -qx -- "-XX:-DontCompileHugeMethods" "$T/cmp/big.jar.args"
 check "... for the ordinary form too" \
   grep -qx -- "-XX:-DontCompileHugeMethods" "$T/ord/big.jar.args"
+# against an instrumented JDK, whose options the rewrite copies (on JDK
+# 17 they turn the limit off already: keytool's Main.doCommands passes
+# it): the line once
+expect_exit 0 "instrument the JDK" "$REWRITE" -q --jdk "$JDK17" -o "$T/jdk"
+mkdir -p "$T/jb"
+expect_exit 0 "rewrite against it" "$REWRITE" -q --summary "$T/jdk/jdk.summary" \
+  "$T/big.jar" -o "$T/jb/"
+check "... whose options file turns the limit off once" \
+  [ "$(grep -cx -- "-XX:-DontCompileHugeMethods" "$T/jb/cccp.args")" = 1 ]
+check "... and still has the JDK's options" grep -q -- "--patch-module" "$T/jb/cccp.args"
 # the C1 compilations of libs: the options file, then the arguments given
 jit_libs() {
   (cd "$T/cmp" && "$JDK17/bin/java" @"$T/cmp/big.jar.args" "$@" -Xcomp \
