@@ -79,8 +79,9 @@ static struct {
   uint64_t huge;            /* bodies instrumented here past HotSpot's
                                limit for compiling a method that were
                                under it before */
+  int huge_on;              /* that limit: -1 not read yet, 0 off, 1 on */
 } L = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, 0,
-       NULL, 0};
+       NULL, 0, -1};
 
 void cr_agent_load_vminit(JNIEnv *env) {
   jclass cl = (*env)->FindClass(env, "java/lang/ClassLoader");
@@ -597,8 +598,11 @@ JNIEXPORT jlong JNICALL Java_cccp_rt_Dump_hugeInterpreted0(JNIEnv *env,
   (void)self;
   pthread_mutex_lock(&L.mu);
   uint64_t n = L.huge;
+  if (n && L.huge_on < 0) L.huge_on = huge_limit_on();  /* once: each
+                                           snapshot's dump asks again */
+  int on = L.huge_on;
   pthread_mutex_unlock(&L.mu);
-  return n && huge_limit_on() ? (jlong)n : 0;
+  return n && on ? (jlong)n : 0;
 }
 
 /*

@@ -6,7 +6,6 @@
 package cccp.rt;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -68,28 +67,22 @@ final class JdkMethods {
    * The bytes of file 'path', through java.io: NIO's channels would
    * register the thread's temporary buffers to be freed when it ends,
    * which the program's main thread then does in its own Thread.exit.
-   * Read straight into an array of the file's length (the JDK's is 12
-   * MB, read as the VM boots): growing a buffer to it copied the bytes
-   * four times over.
+   * Read straight into an array of the open file's length ('available',
+   * the JDK's table is 12 MB, read as the VM boots): growing a buffer to
+   * it copied the bytes four times over.
    */
   private static byte[] readAll(String path) throws IOException {
     try (FileInputStream in = new FileInputStream(path)) {
-      long len = new File(path).length();
-      byte[] b = new byte[len > 0 && len < 1 << 30 ? (int) len : 1 << 16];
+      byte[] b = new byte[Math.max(in.available(), 0)];
       int n = 0;
       for (int r; n < b.length && (r = in.read(b, n, b.length - n)) > 0;)
         n += r;
       if (n < b.length) return Arrays.copyOf(b, n);
-      ByteArrayOutputStream out = null;   // it grew since: read on
+      ByteArrayOutputStream out = new ByteArrayOutputStream(n + (1 << 16));
+      out.write(b, 0, n);               // more than it said: read on
       byte[] buf = new byte[1 << 16];
-      for (int r; (r = in.read(buf)) > 0;) {
-        if (out == null) {
-          out = new ByteArrayOutputStream(2 * n);
-          out.write(b, 0, n);
-        }
-        out.write(buf, 0, r);
-      }
-      return out == null ? b : out.toByteArray();
+      for (int r; (r = in.read(buf)) > 0;) out.write(buf, 0, r);
+      return out.size() == n ? b : out.toByteArray();
     }
   }
 
