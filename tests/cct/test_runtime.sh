@@ -23,7 +23,7 @@ make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/cccp-rt.jar" \
   { fail "build cccp-rt.jar and cccp-report"; finish; exit 1; }
 check "runtime classes are version 52" bash -c \
   "unzip -p '$RT' cccp/rt/CC.class | head -c 8 | od -An -tu1 | grep -q ' 0  *52$'"
-check "compile the driver" "$JDK17/bin/javac" -cp "$RT" -d "$T/cls" "$SRC/RtDriver.java" "$SRC/EnterBench.java" "$SRC/TreeDriver.java"
+check "compile the driver" "$JDK17/bin/javac" -cp "$RT" -d "$T/cls" "$SRC/RtDriver.java" "$SRC/EnterBench.java" "$SRC/TreeDriver.java" "$SRC/ColourDriver.java"
 J="$JDK17/bin/java"
 CP="$RT:$T/cls"
 
@@ -53,6 +53,16 @@ for metered in false true; do
   [ "$out" = ok ] && pass "enterv nodes and owner checks are right" || fail "tree driver prints '$out'"
   expect_exit 0 "every context has exactly its calls" "${CMP[@]}" --expect "$T/tree.expect" "$T/tree.xml"
 done
+
+echo "-- coloured method ids"
+expect_exit 0 "colour driver runs" "$J" -Dcccp.out="$T/col.xml" -cp "$CP" rtdrv.ColourDriver
+[ "$out" = "ok 25" ] && pass "coloured ids have their colour; the others fill the gaps" ||
+  fail "colour driver prints '$out'"
+check "the profile lists the methods densely 1..25" bash -c \
+  "[ \"\$(grep -o '<method id=\"[0-9]*\"' '$T/col.xml' | grep -o '[0-9]*' | tr '\n' ' ')\" = \"\$(seq -s ' ' 1 25) \" ]"
+check "every coloured method's node is in the profile" bash -c \
+  "[ \"\$(grep -c '<node method=\"[0-9]*\" calls=\"3\"' '$T/col.xml')\" = 24 ]"
+expect_exit 0 "C reader reads it" "${CMP[@]}" --min-overlap 100 "$T/col.xml" "$T/col.xml"
 
 echo "-- output paths"
 mkdir -p "$T/cwd"

@@ -796,10 +796,14 @@ public class CC {
   /* ------------------------------------------------------- method ids */
 
   /**
-   * The id of method ('cls', 'name', 'desc'): small, positive, dense in
-   * first-registration order, the same for the same triple. 'flags' bits:
-   * 1 native, 2 library, 4 app; repeated registrations OR the flags and
-   * keep the largest 'size'.
+   * The id of method ('cls', 'name', 'desc'): small, positive, the same
+   * for the same triple. 'flags' bits: 1 native, 2 library, 4 app;
+   * repeated registrations OR the flags and keep the largest 'size'.
+   * Bits 4-7, when not 0, are the method's colour plus one, which the
+   * rewrite chose so that the methods one body calls differ in it: the
+   * new id's low three bits are the colour, so that those methods'
+   * nodes take distinct slots of their parent (see 'enter'). Ids without
+   * a colour fill the gaps the colours leave.
    */
   public static int register(String cls, String name, String desc, int size,
                              int flags) {
@@ -883,7 +887,10 @@ public class CC {
     ** rewrite time and named by its method table */
     static volatile int base;
     private static volatile JdkMethods jdk;
-    static int n;                   // methods known: ids 1..n
+    static int n;                   // the largest id given
+    /* the largest id given with each value of the low three bits, or
+    ** that value less eight; ids between them are not yet given */
+    private static final int[] LAST = {-8, -7, -6, -5, -4, -3, -2, -1};
     /* "class.method" (binary class name) of the methods registered as
     ** instrumented (flag 4), for the agent's stack-walk filter */
     private static final HashSet<String> APP = new HashSet<String>();
@@ -897,6 +904,8 @@ public class CC {
 
     static synchronized int register(String c, String m, String d, int sz,
                                      int fl) {
+      int colour = (fl >>> 4 & 15) - 1;
+      fl &= 15;
       String key = c + '.' + m + d;
       Integer id = IDS.get(key);
       if ((fl & 4) != 0) APP.add(c.replace('/', '.') + '.' + m);
@@ -907,17 +916,35 @@ public class CC {
         return id.intValue();
       }
       /* nothing counts as registered until every allocation is made */
-      int i = n + 1 - base;
-      if (i == cls.length) grow();
+      int low = colour >= 0 && colour < 8 ? colour : 0;
+      if (colour < 0 || colour >= 8)          // the gap lowest
+        for (int k = 1; k < 8; k++)
+          if (next(k) < next(low)) low = k;
+      int nid = next(low), i = nid - base;
+      while (i >= cls.length) grow();
       cls[i] = c;
       name[i] = m;
       desc[i] = d;
       size[i] = sz;
       flags[i] = fl;
-      IDS.put(key, Integer.valueOf(n + 1));
-      n++;
+      IDS.put(key, Integer.valueOf(nid));
+      LAST[low] = nid;
+      if (nid > n) n = nid;
       hook();
-      return n;
+      return nid;
+    }
+
+    /* The next id with low bits 'low': above its last and above the
+    ** JDK's (JDK mode). */
+    private static int next(int low) {
+      int id = LAST[low] + 8;
+      if (id <= base) id += (base - id + 8) & ~7;
+      return id;
+    }
+
+    /** Whether id 'id' (1..n) names a method: the colours leave gaps. */
+    static synchronized boolean given(int id) {
+      return id <= base || cls[id - base] != null;
     }
 
     /** JDK mode: ids 1..'t.count' name the methods of table 't'. */

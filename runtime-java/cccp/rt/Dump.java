@@ -27,7 +27,7 @@ final class Dump implements Runnable {
   private final byte[] buf = new byte[1 << 16];
   private int len;
   private OutputStream out;
-  /* JDK mode: the id each method has in the profile, by run-time id */
+  /* the id each method has in the profile, by run-time id */
   private int[] ids;
   /* this dump starts a new interval: each count's base becomes the value
   ** written */
@@ -142,19 +142,21 @@ final class Dump implements Runnable {
     jopAttrs(jop);
     treeAttrs();
     ascii(">\n");
-    /* JDK mode: the methods the trees name, numbered densely again */
+    /* the methods listed, numbered densely: the ids the colours left
+    ** out are not, nor (JDK mode) the JDK's that no tree names; a node
+    ** made after this (a thread still running) is left out */
     boolean[] used = CC.Registry.base > 0 ? used(appOnly) : null;
-    if (used != null) {
-      ids = new int[CC.Registry.n + 1];
-      for (int i = 1, k = 0; i <= CC.Registry.n; i++)
-        if (i > CC.Registry.base || used[i]) ids[i] = ++k;
-    }
-    for (int i = 1; i <= CC.Registry.n; i++) {
-      if (i <= CC.Registry.base && !used[i]) continue;
+    int n = CC.Registry.n;
+    ids = new int[n + 1];
+    for (int i = 1, k = 0; i <= n; i++)
+      if (i <= CC.Registry.base ? used[i] : CC.Registry.given(i))
+        ids[i] = ++k;
+    for (int i = 1; i <= n; i++) {
+      if (ids[i] == 0) continue;
       int fl = CC.Registry.flags(i);
       int size = CC.Registry.size(i);
       ascii("  <method id=\"");
-      num(ids != null ? ids[i] : i);
+      num(ids[i]);
       ascii("\" class=\"");
       text(CC.Registry.cls(i));
       ascii("\" name=\"");
@@ -249,15 +251,15 @@ final class Dump implements Runnable {
     depth = 2;
     CC n = root.first;
     while (n != null) {
-      /* JDK mode: a node made since the methods were listed (a thread
-      ** still running) is left out, with what hangs under it */
-      if (ids != null && (n.mid >= ids.length || ids[n.mid] == 0)) {
+      /* a node made since the methods were listed (a thread still
+      ** running) is left out, with what hangs under it */
+      if (n.mid >= ids.length || ids[n.mid] == 0) {
         if ((n = next(n, root)) == null) return;
         continue;
       }
       indent(depth);
       bytes(NODE);
-      num(ids != null ? ids[n.mid] : n.mid);
+      num(ids[n.mid]);
       bytes(CALLS);
       long v = n.calls;
       boolean fold = n instanceof CC.Fold;
@@ -305,8 +307,8 @@ final class Dump implements Runnable {
     long[] e = new long[t.ids.length];
     for (int i = 0; i < t.ids.length; i++) {
       int m = t.ids[i];
-      if (m == 0 || (ids != null && (m >= ids.length || ids[m] == 0))) continue;
-      e[k++] = (long) (ids != null ? ids[m] : m) << 32 | i;
+      if (m == 0 || m >= ids.length || ids[m] == 0) continue;
+      e[k++] = (long) ids[m] << 32 | i;
     }
     if (k == 0) return false;
     java.util.Arrays.sort(e, 0, k);

@@ -301,8 +301,11 @@ final class Select {
     Class<?> d = m.owner;
     if (generated(d) || instrumented(d)) return 0;
     String cls = d.getName().replace('.', '/');
+    /* the colour of the method the call names, which the rewrite chose
+    ** for the node that makes the call (see CC.register) */
     int id = CC.Registry.register(cls, name, desc, 0,
-                                  Modifier.isNative(m.mod) ? 3 : 2);
+                                  (Modifier.isNative(m.mod) ? 3 : 2)
+                                  | ((mid & 7) + 1) << 4);
     return leaf(d, cls, name, desc) ? -id : id;
   }
 
