@@ -181,6 +181,19 @@ const cr_hmethod *cr_hclass_method_at(const cr_hclass *c, uint32_t i);
 uint32_t cr_hier_mid(const cr_hmethod *m);
 uint32_t cr_hier_mid_count(const cr_hier *h);
 
+/*
+** Colours for the method ids (colour.c): record the distinct methods one
+** body calls (any number of bodies, from several threads, after
+** 'cr_hier_analyze'), then colour once: methods one body calls get
+** distinct colours where eight allow. 'cr_hmethod_colour' is the
+** colour, 1..8 (the runtime makes colour - 1 its id's low three bits),
+** or 0 for a method no recorded body calls with another.
+*/
+int cr_hier_colour_body(cr_hier *h, const cr_hmethod *const *callees,
+                        size_t n, cr_diag *d);
+int cr_hier_colour(cr_hier *h, cr_diag *d);
+unsigned cr_hmethod_colour(const cr_hmethod *m);
+
 /* Method 'name''desc' declared in class 'cls', or NULL. */
 const cr_hmethod *cr_hier_method(const cr_hier *h, const char *cls,
                                  const char *name, const char *desc);

@@ -44,11 +44,14 @@
 #include "cccp/hier.h"
 #include "cccp/jop.h"
 
-/* Method-id flags, as 'register' takes them. */
+/* Method-id flags, as 'register' takes them. Bits 4-7 carry the
+** method's colour ('cr_hmethod_colour'), 0 for none: the runtime gives a
+** coloured method an id whose low three bits are the colour less one. */
 enum {
   CR_XF_MID_NATIVE = 1,
   CR_XF_MID_LIBRARY = 2,
-  CR_XF_MID_APP = 4
+  CR_XF_MID_APP = 4,
+  CR_XF_MID_COLOUR_SHIFT = 4
 };
 
 /*

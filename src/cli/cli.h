@@ -339,6 +339,11 @@ int cli_whole_outputs(const cli_opts *o, const cli_whole *w,
                       struct cli_afile *presum, int *exit_code, cr_diag *d);
 void cli_whole_free(cli_whole *w);
 
+/* The colours of the method ids (colour.c): the calls of the
+** instrumented classes of 'ins' into 'cr_hier_colour'. */
+int cli_colour(const cli_opts *o, struct cr_hier *h, cr_input **ins,
+               size_t nins, cr_diag *d);
+
 /* The lib/modules of the JDK that completes a hierarchy lacking
 ** java/lang/Object: $JAVA_HOME's, else the one of the 'java' on PATH;
 ** 0, or -1 when there is none. */

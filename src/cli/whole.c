@@ -374,6 +374,14 @@ int cli_whole_build(const cli_opts *o, cr_input **ins, size_t nins,
   }
   rc = cr_hier_analyze(w->h, w->pol, d);
   if (rc) goto fail;
+  /* ids coloured for the tree's slots (an analysis colours too: its
+  ** summaries carry the colours to the agent and to later rewrites) */
+  if ((o->mode == MODE_CCCP || o->mode == MODE_ANALYZE) && nins > 0) {
+    cr_diag cd;
+    cr_diag_clear(&cd);
+    if (cli_colour(o, w->h, ins, nins, &cd) && o->verbose > 0)
+      cli_note("method ids not coloured: %s", cd.msg);
+  }
   /* Methods a summary recorded as overloadable that the new classes make
   ** non-overloadable (the rules only ever add non-overloadability). The
   ** summary's classes still call their twins; a new class without a twin

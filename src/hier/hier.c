@@ -111,6 +111,8 @@ void cr_hier_free(cr_hier *h) {
   cr_free(h->missing);
   cr_free(h->missing_ref);
   cr_free(h->conflicts);
+  cr_free(h->called);
+  cr_free(h->bodies);
   cr_arena_free(h->a);
   cr_free(h);
 }
@@ -258,6 +260,7 @@ int cr_hier__insert(cr_hier *h, const cr_hier__cdef *def, cr_diag *d) {
     }
     m->flags = static_flags(c, m, h);
     if (md->leaf) m->flags |= CR_HM_LEAF;
+    m->colour = md->colour;
     m->body = md->body;
     m->nocode = md->nocode;
     m->ncalls = md->ncalls;

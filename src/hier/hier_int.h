@@ -95,6 +95,7 @@ struct cr_hmethod {
   uint8_t nocode;               /* BODY_NONE: NL_* */
   uint8_t vsite;                /* a virtual call site names it (atomic:
                                    'cr_hier_note_virtual_site') */
+  uint8_t colour;               /* its id's low bits + 1, 0 none (colour.c) */
 };
 
 struct cr_hclass {
@@ -150,6 +151,12 @@ struct cr_hier {
   const cr_hclass *cycle;       /* link: see 'cr_hier_cycle_class' */
   uint32_t stamp;
   const char *s_object, *s_mh, *s_vh, *s_init;  /* frequent names */
+  /* colour.c: the methods each body calls, body k's at
+  ** 'called[bodies[k]..bodies[k + 1])' (under 'mu') */
+  const cr_hmethod **called;
+  size_t ncalled, capcalled;
+  size_t *bodies;
+  size_t nbodies, capbodies;
 };
 
 const char *cr_hier__intern(cr_hier *h, const char *s, size_t n);
@@ -174,6 +181,7 @@ typedef struct cr_hier__mdef {
   const char **annots;
   uint8_t saved;
   uint8_t leaf;                 /* a summary's answer: a leaf */
+  uint8_t colour;               /* a summary's colour (colour.c) */
   uint8_t body;                 /* BODY_* */
   uint8_t nocode;               /* BODY_NONE: NL_* */
   uint32_t ncalls;

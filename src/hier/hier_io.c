@@ -19,7 +19,8 @@
 **           u4 name, u4 desc, u2 access,
 **           u1 answers (bit 0 non-overloadable, bit 1 non-wrappable,
 **                       bit 7 the session was analysed),
-**           u1 facts (bit 0 a leaf: CR_HM_LEAF; 0 in version 1),
+**           u1 facts (bit 0 a leaf: CR_HM_LEAF; bits 1-4 the method's
+**                     colour, 'cr_hmethod_colour'; 0 in version 1),
 **           u4 nannotations, u4 type each
 */
 #include <errno.h>
@@ -127,7 +128,7 @@ static int encode(const cr_hier *h, cr_buf *b, int all) {
       if (h->analyzed && (m->flags & CR_HM_NONOVL)) ans |= 1;
       if (h->analyzed && (m->flags & CR_HM_NONWRAP)) ans |= 2;
       cr_buf_u1(b, ans);
-      cr_buf_u1(b, (m->flags & CR_HM_LEAF) ? 1 : 0);
+      cr_buf_u1(b, ((m->flags & CR_HM_LEAF) ? 1u : 0u) | m->colour << 1);
       cr_buf_u4(b, m->nannots);
       for (uint32_t j = 0; j < m->nannots; j++) cr_buf_u4(b, ix(m->annots[j]));
     }
@@ -363,7 +364,9 @@ static int walk(cr_hier *h, const uint8_t *p, size_t n, const char **str,
       m->access = (uint16_t)u2(&r);
       m->saved = (uint8_t)u1(&r);
       /* only the JDK's classes have leaves (leaf.c) */
-      m->leaf = (u1(&r) & 1) && def.jdk_module;
+      unsigned facts = u1(&r);
+      m->leaf = (facts & 1) && def.jdk_module;
+      m->colour = (uint8_t)(facts >> 1 <= 8 ? facts >> 1 : 0);
       m->nannots = u4(&r);
       if (!room(&r, m->nannots, 4)) {
         cr_free(astart);

@@ -55,7 +55,6 @@ xf_mid *cr_xf__get_mid(xf *x, const char *cls, const char *name,
   m->hash = h;
   mid_put(x, x->nmids - 1);
   m->size = size;
-  m->flags = flags;
   if (!m->cls || !m->name || !m->desc) {
     cr_xf__oom(x);
     return NULL;
@@ -66,6 +65,7 @@ xf_mid *cr_xf__get_mid(xf *x, const char *cls, const char *name,
   ** runtime before the VM is ready. */
   const cr_hmethod *hm = cr_hier_method(x->o->h, cls, name, desc);
   m->fixed = hm ? cr_hier_mid(hm) : 0;
+  m->flags = flags | (int)cr_hmethod_colour(hm) << CR_XF_MID_COLOUR_SHIFT;
   if (m->fixed || x->jdk) return m;
   cr_cpool *cp = x->c->cp;
   if (x->condy) {
@@ -130,7 +130,7 @@ void cr_xf__emit_mid(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   else cr_xf__emit(x, b, at, x->condy ? CR_OP_LDC : CR_OP_GETSTATIC, m->idx);
 }
 
-/* "ldc cls; ldc name; ldc desc; ldc size; bipush flags; invokestatic
+/* "ldc cls; ldc name; ldc desc; ldc size; sipush flags; invokestatic
 ** register" before 'at': the id of 'm', registered. */
 static void emit_register(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
   cr_cpool *cp = x->c->cp;
@@ -142,7 +142,7 @@ static void emit_register(xf *x, cr_body *b, cr_insn *at, const xf_mid *m) {
               cr_xf__cpi(x, cr_cp_add_string(cp, m->desc, x->d)));
   cr_xf__emit(x, b, at, CR_OP_LDC,
               cr_xf__cpi(x, cr_cp_add_int(cp, (int32_t)m->size, x->d)));
-  cr_xf__emit(x, b, at, CR_OP_BIPUSH, m->flags);
+  cr_xf__emit_int(x, b, at, m->flags);
   cr_xf__emit(x, b, at, CR_OP_INVOKESTATIC, x->r_register);
 }
 

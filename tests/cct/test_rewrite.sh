@@ -143,6 +143,44 @@ for J in "${JDKS[@]}"; do
   check "JDK $v: fixtures verify and print the same" cmp "$T/xf-plain$v.txt" "$T/xf-inst$v.txt"
 done
 
+echo "-- method ids coloured for the slots"
+(cd "$FIX" && jar cf "$T/hi.jar" hi)
+mkdir -p "$T/hii"
+expect_exit 0 "instrument the hierarchy fixtures" "$REWRITE" -q "$T/hi.jar" -o "$T/hii/hi.jar"
+# the flags CoLib's <clinit> registers each of its methods with: bits 4-7
+# are the colour + 1 (0: none)
+"$JDK17/bin/javap" -c -p -cp "$T/hii/hi.jar" hi.CoLib >"$T/colib.txt" 2>&1
+python3 - "$T/colib.txt" >"$T/colours.txt" <<'PY'
+import re, sys
+push = []
+for line in open(sys.argv[1]):
+    m = re.search(r'(ldc|iconst_|bipush|sipush)\S*\s*(#\d+)?\s*(-?\d+)?.*?(// String (\S+))?$', line)
+    if 'invokestatic' in line and 'cccp/rt/CC.register' in line and len(push) >= 5:
+        name, flags = push[-4], int(push[-1])
+        print(name, flags >> 4)
+        push = []
+    elif m:
+        if m.group(5): push.append(m.group(5))
+        elif m.group(1) == 'iconst_': push.append(line.split('iconst_')[1].split()[0].replace('m1', '-1'))
+        else: push.append(m.group(3))
+PY
+check "CoLib registers a..h with eight distinct colours" bash -c \
+  "[ \"\$(grep -E '^[a-h] [1-8]\$' '$T/colours.txt' | cut -d' ' -f2 | sort -u | wc -l)\" = 8 ]"
+check "methods no body calls with another have no colour" bash -c \
+  "grep -qx 'alone 0' '$T/colours.txt' && grep -qx 'i 0' '$T/colours.txt'"
+for J in "${JDKS[@]}"; do
+  v=$("$J/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+  a=$("$J/bin/java" -cp "$T/hi.jar" hi.CoCaller 2>&1)
+  b=$(cd "$T/hii" && "$J/bin/java" -Xverify:all @"$T/hii/hi.jar.args" -Dcccp.out="$T/hii/co$v.xml" \
+      -cp "$T/hii/hi.jar" hi.CoCaller 2>&1)
+  [ "$a" = "$b" ] && pass "JDK $v: the coloured fixture prints the same ($b)" ||
+    fail "JDK $v: the coloured fixture prints '$b', plain '$a'"
+  for m in a b c d e f g h; do
+    node_under "$T/hii/co$v.xml" 'hi/CoCaller\.loop' "hi/CoLib\.$m" 3 || { fail "JDK $v: CoLib.$m is not under loop with 3 calls"; continue 2; }
+  done
+  pass "JDK $v: each of the eight has its node under loop, 3 calls"
+done
+
 echo "-- rhino shell"
 JS=/usr/share/java/js.jar
 if [ -f "$JS" ]; then

@@ -732,6 +732,20 @@ END_TEST
 ** each report CR_ENOMEM and release what they took (LeakSanitizer checks
 ** that in the sanitizer build). java/lang/Object and a dozen fixtures.
 */
+/* Two bodies of the hierarchy's methods, coloured. */
+static int colour_some(cr_hier *h, cr_diag *d) {
+  const cr_hmethod *v[32];
+  size_t n = 0;
+  for (size_t i = 0; i < cr_hier_class_count(h) && n < 32; i++) {
+    const cr_hclass *c = cr_hier_class_at(h, i);
+    for (uint32_t j = 0; j < cr_hclass_method_count(c) && n < 32; j++)
+      v[n++] = cr_hclass_method_at(c, j);
+  }
+  int rc = cr_hier_colour_body(h, v, n, d);
+  if (!rc) rc = cr_hier_colour_body(h, v + n / 2, n - n / 2, d);
+  return rc ? rc : cr_hier_colour(h, d);
+}
+
 START_TEST(test_hier_rules__oom_sweep) {
   mktmp();
   char path[128];
@@ -774,6 +788,7 @@ START_TEST(test_hier_rules__oom_sweep) {
     if (!rc) rc = cr_hier_link(h, &d);
     if (!rc) rc = cr_policy_new(&p, 1, &d);
     if (!rc) rc = cr_hier_analyze(h, p, &d);
+    if (!rc) rc = colour_some(h, &d);
     if (!rc) rc = cr_hier_save(h, path, &d);
     if (!rc) rc = cr_hier_new(&g, &d);
     if (!rc) rc = cr_hier_load(g, path, &d);
@@ -1137,6 +1152,89 @@ START_TEST(test_hier_rules__threads) {
 }
 END_TEST
 
+/* The colour of hi/'c'.'n''de'. */
+static unsigned colour(cr_hier *h, const char *c, const char *n,
+                       const char *de) {
+  return cr_hmethod_colour(meth(h, c, n, de));
+}
+
+/* Record one body calling CoLib's static methods named by 'names'. */
+static void body(cr_hier *h, const char *names) {
+  const cr_hmethod *v[16];
+  size_t n = 0;
+  for (const char *p = names; *p; p++) {
+    char nm[2] = {*p, 0};
+    v[n++] = meth(h, "CoLib", nm, "()V");
+  }
+  cr_diag d;
+  cr_diag_clear(&d);
+  ck_assert_int_eq(cr_hier_colour_body(h, v, n, &d), 0);
+}
+
+START_TEST(test_hier_rules__colours) {
+  int rc;
+  cr_diag ld, d;
+  cr_diag_clear(&d);
+  cr_hier *h = build(0, &rc, &ld);
+  /* eight methods of one body: eight colours */
+  body(h, "abcdefgh");
+  /* an overridden method, its overrides and the interface's method are
+  ** one vertex; with a, a body apart from it */
+  const cr_hmethod *ov[2] = {meth(h, "CoI", "m", "()V"),
+                             meth(h, "CoLib", "a", "()V")};
+  ck_assert_int_eq(cr_hier_colour_body(h, ov, 2, &d), 0);
+  /* a body of one method meets nothing */
+  const cr_hmethod *one = meth(h, "CoLib", "alone", "()V");
+  ck_assert_int_eq(cr_hier_colour_body(h, &one, 1, &d), 0);
+  ck_assert_int_eq(cr_hier_colour(h, &d), 0);
+  unsigned seen = 0;
+  for (const char *p = "abcdefgh"; *p; p++) {
+    char nm[2] = {*p, 0};
+    unsigned c = colour(h, "CoLib", nm, "()V");
+    ck_assert_msg(c >= 1 && c <= 8, "colour of %s: %u", nm, c);
+    ck_assert_msg(!(seen & 1u << c), "%s shares colour %u", nm, c);
+    seen |= 1u << c;
+  }
+  unsigned m = colour(h, "CoI", "m", "()V");
+  ck_assert_uint_ne(m, 0);
+  ck_assert_uint_ne(m, colour(h, "CoLib", "a", "()V"));
+  ck_assert_uint_eq(colour(h, "CoBase", "m", "()V"), m);
+  ck_assert_uint_eq(colour(h, "CoSub", "m", "()V"), m);
+  ck_assert_uint_eq(colour(h, "CoOther", "m", "()V"), m);
+  ck_assert_uint_eq(colour(h, "CoLib", "alone", "()V"), 0);
+  ck_assert_uint_eq(colour(h, "CoLib", "i", "()V"), 0);
+  cr_hier_free(h);
+}
+END_TEST
+
+/* Nine methods in one body: all eight colours, one shared; the same
+** colours whatever the order the bodies come in. */
+START_TEST(test_hier_rules__colours_order) {
+  static const char *const bodies[] = {"abcdefghi", "ab", "cde", "ia", "hg"};
+  char got[2][16];
+  for (int pass = 0; pass < 2; pass++) {
+    int rc;
+    cr_diag ld, d;
+    cr_diag_clear(&d);
+    cr_hier *h = build(0, &rc, &ld);
+    for (int k = 0; k < 5; k++) body(h, bodies[pass ? 4 - k : k]);
+    ck_assert_int_eq(cr_hier_colour(h, &d), 0);
+    unsigned seen = 0;
+    for (int k = 0; k < 9; k++) {
+      char nm[2] = {(char)('a' + k), 0};
+      unsigned c = colour(h, "CoLib", nm, "()V");
+      ck_assert(c >= 1 && c <= 8);
+      seen |= 1u << c;
+      got[pass][k] = (char)('0' + c);
+    }
+    got[pass][9] = 0;
+    ck_assert_uint_eq(seen, 0x1feu);
+    cr_hier_free(h);
+  }
+  ck_assert_str_eq(got[0], got[1]);
+}
+END_TEST
+
 /* Duplicate definitions: instrumented beats library, then lower order. */
 START_TEST(test_hier_rules__duplicates) {
   cr_hier *h;
@@ -1393,6 +1491,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__jdk_packages);
   tcase_add_test(tc, test_hier_rules__leaves);
   tcase_add_test(tc, test_hier_rules__extend);
+  tcase_add_test(tc, test_hier_rules__colours);
+  tcase_add_test(tc, test_hier_rules__colours_order);
   suite_add_tcase(s, tc);
   return s;
 }
