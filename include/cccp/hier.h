@@ -350,6 +350,9 @@ typedef struct cr_hier_stats {
   size_t nonovl_native;             /* non-overloadable natives */
   size_t missing;                   /* missing supertype names */
   size_t conflicts;                 /* summary facts changed by new code */
+  size_t coloured;                  /* vertices coloured (colour.c) */
+  size_t small_bodies;              /* bodies meeting 2-8 vertices, */
+  size_t apart;                     /*   of which all in distinct colours */
 } cr_hier_stats;
 void cr_hier_stats_get(const cr_hier *h, cr_hier_stats *out);
 /* One paragraph of the counts into 'buf' (never fails). */

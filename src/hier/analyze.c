@@ -415,6 +415,9 @@ void cr_hier_stats_get(const cr_hier *h, cr_hier_stats *s) {
     for (uint32_t k = 0; k < c->nmethods; k++)
       if (c->methods[k].why[1] == R_IMPLIED) s->by_implied++;
   }
+  s->coloured = h->coloured;
+  s->small_bodies = h->small_bodies;
+  s->apart = h->apart;
 }
 
 void cr_hier_summary(const cr_hier *h, char *buf, size_t n) {
@@ -431,6 +434,11 @@ void cr_hier_summary(const cr_hier *h, char *buf, size_t n) {
            s.missing, s.methods, s.virt, s.natives, s.nonovl, s.by_seed,
            s.by_native_nonwrap, s.by_rule1, s.by_rule3, s.nonovl_native,
            s.nonwrap, s.by_implied, s.conflicts);
+  size_t len = strlen(buf);
+  if (s.coloured && len < n)
+    snprintf(buf + len, n - len, "; method ids coloured: %zu methods or "
+             "families, %zu of %zu bodies calling 2-8 of them with each "
+             "in its own slot", s.coloured, s.apart, s.small_bodies);
 }
 
 /* ------------------------------------------------------------ report */

@@ -280,6 +280,20 @@ int cr_hier_colour(cr_hier *h, cr_diag *d) {
   }
   for (uint32_t i = 0; i < g.n; i++)
     ((cr_hmethod *)g.meth[i])->colour = col[root(up, i)];
+  /* how well eight colours did where eight could do */
+  h->coloured = nv;
+  h->small_bodies = h->apart = 0;
+  for (size_t b = 0; b < nb; b++) {
+    uint32_t k = bstart[b + 1] - bstart[b];
+    if (k < 2 || k > 8) continue;
+    unsigned seen = 0, clash = 0;
+    for (uint32_t e = bstart[b]; e < bstart[b + 1]; e++) {
+      clash |= seen & 1u << col[ent[e]];
+      seen |= 1u << col[ent[e]];
+    }
+    h->small_bodies++;
+    if (!clash) h->apart++;
+  }
   goto done;
 oom:
   rc = cr_diag_set(d, CR_ENOMEM, -1, "out of memory");

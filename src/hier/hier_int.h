@@ -157,6 +157,7 @@ struct cr_hier {
   size_t ncalled, capcalled;
   size_t *bodies;
   size_t nbodies, capbodies;
+  size_t coloured, small_bodies, apart;  /* the last colouring's counts */
 };
 
 const char *cr_hier__intern(cr_hier *h, const char *s, size_t n);

@@ -166,6 +166,9 @@ for line in open(sys.argv[1]):
 PY
 check "CoLib registers a..h with eight distinct colours" bash -c \
   "[ \"\$(grep -E '^[a-h] [1-8]\$' '$T/colours.txt' | cut -d' ' -f2 | sort -u | wc -l)\" = 8 ]"
+expect_exit 0 "the analysis counts the colouring" "$REWRITE" --analyze "$T/hi.jar"
+expect_match "method ids coloured: [0-9]+ methods or families, 2 of 2 bodies calling 2-8 of them with each in its own slot" \
+  "both bodies with 2-8 callees (CoCaller.main, .loop) have each callee in its own slot" "$err"
 check "methods no body calls with another have no colour" bash -c \
   "grep -qx 'alone 0' '$T/colours.txt' && grep -qx 'i 0' '$T/colours.txt'"
 for J in "${JDKS[@]}"; do

@@ -1203,6 +1203,12 @@ START_TEST(test_hier_rules__colours) {
   ck_assert_uint_eq(colour(h, "CoOther", "m", "()V"), m);
   ck_assert_uint_eq(colour(h, "CoLib", "alone", "()V"), 0);
   ck_assert_uint_eq(colour(h, "CoLib", "i", "()V"), 0);
+  /* nine vertices (a..h, the m family); both bodies with each apart */
+  cr_hier_stats s;
+  cr_hier_stats_get(h, &s);
+  ck_assert_uint_eq(s.coloured, 9);
+  ck_assert_uint_eq(s.small_bodies, 2);
+  ck_assert_uint_eq(s.apart, 2);
   cr_hier_free(h);
 }
 END_TEST
