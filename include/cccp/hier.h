@@ -187,8 +187,11 @@ uint32_t cr_hier_mid_count(const cr_hier *h);
 ** 'cr_hier_analyze'), then colour once: methods one body calls get
 ** distinct colours where eight allow. 'cr_hmethod_colour' is the
 ** colour, 1..8 (the runtime makes colour - 1 its id's low three bits),
-** or 0 for a method no recorded body calls with another.
+** or 0 for a method no recorded body calls with another. A body of more
+** than CR_HIER_COLOUR_BODY_MAX callees adds nothing: its square would
+** dominate the run, and one node meets few of them.
 */
+#define CR_HIER_COLOUR_BODY_MAX 1024
 int cr_hier_colour_body(cr_hier *h, const cr_hmethod *const *callees,
                         size_t n, cr_diag *d);
 int cr_hier_colour(cr_hier *h, cr_diag *d);

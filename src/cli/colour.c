@@ -14,8 +14,6 @@
 #include "cccp/hier.h"
 #include "cli.h"
 
-enum { MAX_CALLEES = 1024 };    /* a larger body records nothing */
-
 /* The method invoke 'op' at 'p' names resolves to, or NULL. */
 static const cr_hmethod *callee(const cr_hier *h, cr_class *c,
                                 const uint8_t *p) {
@@ -37,14 +35,15 @@ static int one(void *ctx, cr_class *c, cr_input *in, size_t idx,
   const char *name = cr_cf_this_name(c);
   const cr_hclass *k = name ? cr_hier_class(h, name) : NULL;
   if (!k || !cr_hclass_instrumented(k) || cr_hclass_jdk_module(k)) return 0;
-  const cr_hmethod *v[MAX_CALLEES];
+  /* one more than the hierarchy takes: a larger body records nothing */
+  const cr_hmethod *v[CR_HIER_COLOUR_BODY_MAX + 1];
   for (uint32_t i = 0; i < c->nmethods; i++) {
     const cr_code *code = cr_member_code(&c->methods[i]);
     if (!code) continue;
     size_t n = 0;
     const uint8_t *p = code->code;
-    for (uint32_t off = 0, len; off < code->code_len && n < MAX_CALLEES;
-         off += len) {
+    for (uint32_t off = 0, len;
+         off < code->code_len && n <= CR_HIER_COLOUR_BODY_MAX; off += len) {
       len = cr_code_insn_len(p, off, code->code_len);
       if (len == 0) break;
       unsigned op = p[off];
@@ -59,7 +58,7 @@ static int one(void *ctx, cr_class *c, cr_input *in, size_t idx,
       while (m && j < n && v[j] != m) j++;
       if (m && j == n) v[n++] = m;
     }
-    int rc = n < MAX_CALLEES ? cr_hier_colour_body(h, v, n, d) : 0;
+    int rc = cr_hier_colour_body(h, v, n, d);
     if (rc) return rc;
   }
   return 0;

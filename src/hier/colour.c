@@ -32,10 +32,6 @@
 
 #include "hier_int.h"
 
-/* A body meeting more methods than this adds no conflicts: its square
-** would dominate the run, and a node meets few of them. */
-#define BODY_MAX 1024
-
 typedef struct cgraph {
   const cr_hmethod **meth;      /* distinct methods, by index */
   uint32_t *tab, mask;          /* 'meth' by pointer: index + 1 */
@@ -60,7 +56,7 @@ static uint32_t index_of(cgraph *g, const cr_hmethod *m) {
 
 int cr_hier_colour_body(cr_hier *h, const cr_hmethod *const *callees,
                         size_t n, cr_diag *d) {
-  if (n < 2 || n > BODY_MAX) return 0;
+  if (n < 2 || n > CR_HIER_COLOUR_BODY_MAX) return 0;
   pthread_mutex_lock(&h->mu);
   int rc = 0;
   if (h->ncalled + n > h->capcalled) {

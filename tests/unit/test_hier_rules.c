@@ -1213,6 +1213,33 @@ START_TEST(test_hier_rules__colours) {
 }
 END_TEST
 
+/* A body over the cap adds nothing: its methods stay uncoloured. */
+START_TEST(test_hier_rules__colours_cap) {
+  int rc;
+  cr_diag ld, d;
+  cr_diag_clear(&d);
+  cr_hier *h = build(0, &rc, &ld);
+  static const cr_hmethod *v[CR_HIER_COLOUR_BODY_MAX + 1];
+  const char *names = "abcdefgh";
+  for (size_t k = 0; k < CR_HIER_COLOUR_BODY_MAX + 1; k++) {
+    char nm[2] = {names[k % 8], 0};
+    v[k] = meth(h, "CoLib", nm, "()V");
+  }
+  ck_assert_int_eq(cr_hier_colour_body(h, v, CR_HIER_COLOUR_BODY_MAX + 1, &d),
+                   0);
+  ck_assert_int_eq(cr_hier_colour(h, &d), 0);
+  ck_assert_uint_eq(colour(h, "CoLib", "a", "()V"), 0);
+  cr_hier_stats s;
+  cr_hier_stats_get(h, &s);
+  ck_assert_uint_eq(s.coloured, 0);
+  /* the same methods in a body under the cap are coloured */
+  body(h, "ab");
+  ck_assert_int_eq(cr_hier_colour(h, &d), 0);
+  ck_assert_uint_ne(colour(h, "CoLib", "a", "()V"), 0);
+  cr_hier_free(h);
+}
+END_TEST
+
 /* Nine methods in one body: all eight colours, one shared; the same
 ** colours whatever the order the bodies come in. */
 START_TEST(test_hier_rules__colours_order) {
@@ -1499,6 +1526,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_hier_rules__extend);
   tcase_add_test(tc, test_hier_rules__colours);
   tcase_add_test(tc, test_hier_rules__colours_order);
+  tcase_add_test(tc, test_hier_rules__colours_cap);
   suite_add_tcase(s, tc);
   return s;
 }
