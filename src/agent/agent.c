@@ -6,6 +6,7 @@
 ** the runtime for a snapshot of the profile.
 */
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +44,79 @@ static jobject main_thread;       /* global reference, set at VMInit */
 static int load_time;           /* the load-time rewriter is wanted */
 static int boot;                /* the runtime is this agent's to define */
 
+/*
+** Instrumented classes of named modules (-p and -m; jar files with a
+** module-info or, in JDK mode, any jar on the module path) name the
+** runtime, which is in the boot loader's unnamed module in app mode (a
+** named module reads no unnamed module) and in java.base in JDK mode
+** (which exports cccp.rt to the JDK's modules and to the class path
+** only: the options file knows no other module). As the first
+** instrumented class of such a module loads, the module is made to read
+** the runtime's module, or java.base to export cccp.rt to it; once per
+** module. Nothing else of the module changes.
+*/
+static jobject rt_module;       /* global reference, set at VMInit */
+static pthread_mutex_t mod_mu = PTHREAD_MUTEX_INITIALIZER;
+static jobject *granted;        /* modules done (global references) */
+static size_t ngranted, cgranted;
+
+/* The runtime's module: java.base, or the boot loader's unnamed module
+** (jdk.internal.loader.BootLoader, initialized as the VM booted). */
+static void find_rt_module(jvmtiEnv *j, JNIEnv *env) {
+  jobject m = NULL;
+  if (!boot) {
+    if ((*j)->GetNamedModule(j, NULL, "cccp/rt", &m) != JVMTI_ERROR_NONE)
+      m = NULL;
+  } else {
+    jclass bl = (*env)->FindClass(env, "jdk/internal/loader/BootLoader");
+    jmethodID um = bl ? (*env)->GetStaticMethodID(env, bl, "getUnnamedModule",
+                                                  "()Ljava/lang/Module;")
+                      : NULL;
+    m = um ? (*env)->CallStaticObjectMethod(env, bl, um) : NULL;
+  }
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);    /* before JDK 9: no modules */
+    m = NULL;
+  }
+  if (m) rt_module = (*env)->NewGlobalRef(env, m);
+}
+
+/* The module of class 'name' of 'loader' given access to the runtime. */
+static void grant(jvmtiEnv *j, JNIEnv *env, jobject loader,
+                  const char *name) {
+  const char *slash = strrchr(name, '/');
+  char pkg[1024];
+  size_t n = slash ? (size_t)(slash - name) : 0;
+  if (!n || n >= sizeof pkg) return;   /* no package: no named module */
+  memcpy(pkg, name, n);
+  pkg[n] = '\0';
+  jobject m = NULL;
+  if ((*j)->GetNamedModule(j, loader, pkg, &m) != JVMTI_ERROR_NONE || !m)
+    return;
+  int seen = 0;
+  pthread_mutex_lock(&mod_mu);
+  for (size_t k = 0; k < ngranted && !seen; k++)
+    seen = (*env)->IsSameObject(env, granted[k], m);
+  if (!seen && ngranted == cgranted) {
+    size_t c = cgranted ? 2 * cgranted : 16;
+    jobject *v = realloc(granted, c * sizeof *v);
+    if (v) granted = v, cgranted = c;
+  }
+  jobject g = !seen && ngranted < cgranted ? (*env)->NewGlobalRef(env, m)
+                                           : NULL;
+  if (g) granted[ngranted++] = g;
+  pthread_mutex_unlock(&mod_mu);
+  if (!seen) {
+    if (boot) (*j)->AddModuleReads(j, m, rt_module);
+    else (*j)->AddModuleExports(j, rt_module, "cccp.rt", m);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  }
+  (*env)->DeleteLocalRef(env, m);
+}
+
 static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
   if (boot) cr_agent_boot_start(j, env);
+  find_rt_module(j, env);
   main_thread = (*env)->NewGlobalRef(env, thread);
   if (main_thread)
     (*j)->SetEventNotificationMode(j, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END,
@@ -59,7 +131,7 @@ static void JNICALL vm_init(jvmtiEnv *j, JNIEnv *env, jthread thread) {
   /* app mode and agent only: JDK mode's getPlatformClassLoader is
   ** instrumented, and would start the runtime here */
   if (load_time && boot) cr_agent_load_vminit(env);
-  if (load_time || (boot && cr_agent_boot_waiting()))
+  if (load_time || rt_module || (boot && cr_agent_boot_waiting()))
     (*j)->SetEventNotificationMode(j, JVMTI_ENABLE,
                                    JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
 }
@@ -79,6 +151,9 @@ static void JNICALL class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
   if (load_time)
     cr_agent_class_hook(j, env, redefined, loader, name, domain, len, data,
                         new_len, new_data);
+  if (rt_module && loader && name && !redefined &&
+      (*new_data || cr_agent_names_runtime(data, len)))
+    grant(j, env, loader, name);
 }
 
 /* The runtime's reserve dropped: its class found among the loaded ones

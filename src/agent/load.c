@@ -125,8 +125,7 @@ static int jdk_name(const char *n) {
          (strncmp(n, "jdk/proxy", 9) == 0 || strncmp(n, "com/sun/proxy/", 14) == 0);
 }
 
-/* Whether the class file names the runtime's node type: instrumented. */
-static int names_runtime(const unsigned char *b, jint len) {
+int cr_agent_names_runtime(const unsigned char *b, jint len) {
   static const char cc[] = "Lcccp/rt/CC;";
   return len > 0 && memmem(b, (size_t)len, cc, sizeof cc - 1) != NULL;
 }
@@ -691,7 +690,7 @@ void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
   ** java.sql, ...): none is asked of the hierarchy, which would be made
   ** for it (0.2 s and 60 MiB) only to say so */
   if (redefined || !loader || !name || len <= 0 || jdk_name(name) ||
-      names_runtime(data, len) ||
+      cr_agent_names_runtime(data, len) ||
       (L.platform && (*env)->IsSameObject(env, loader, L.platform)))
     return;
   pthread_mutex_lock(&L.mu);

@@ -17,6 +17,8 @@ int cr_agent_load_init(const char *options);
 /* At VMInit: the platform class loader, whose classes the hook leaves
 ** alone without making the hierarchy. */
 void cr_agent_load_vminit(JNIEnv *env);
+/* Whether a class file names the runtime's node type: instrumented. */
+int cr_agent_names_runtime(const unsigned char *b, jint len);
 void JNICALL cr_agent_class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
                                  jobject loader, const char *name,
                                  jobject domain, jint len,

@@ -181,6 +181,38 @@ static void emit_mid_init(xf *x, cr_body *b, cr_insn *at) {
 }
 
 /*
+** The id fields set by a method of their own, "cccp$mids", which
+** '<clinit>' 'ci' calls first: for a '<clinit>' that the code setting
+** them would take past 65535 bytes (JRuby's RipperParser, its parser
+** tables built in '<clinit>', rewritten against an instrumented JDK).
+** The fields are not final then (JVMS 6.5 putstatic: a final static
+** field is set in '<clinit>' only), so the JIT reads them where it
+** would fold a final one. Errors in 'md'.
+*/
+static void init_mids_apart(xf *x, cr_member *ci, cr_diag *md) {
+  cr_class *c = x->c;
+  cr_attr *sc = cr_xf__stub_code_attr(x);
+  int nm = cr_xf__cpi(x, cr_cp_add_utf8(c->cp, "cccp$mids", x->d));
+  cr_member *im =
+      sc && nm ? cr_xf__new_method(x, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC,
+                                   (uint16_t)nm, "()V", sc, NULL)
+               : NULL;
+  cr_body *b;
+  if (!im || cr_body_decode(&b, c, im, x->a, md)) return;
+  emit_mid_init(x, b, b->first);
+  if (cr_xf__commit(x, b, md) || cr_body_decode(&b, c, ci, x->a, md)) return;
+  int ref = cr_xf__cpi(
+      x, cr_cp_add_methodref(c->cp, x->name, "cccp$mids", "()V", x->d));
+  cr_xf__emit(x, b, b->first, CR_OP_INVOKESTATIC, ref);
+  if (cr_xf__commit(x, b, md)) return;
+  for (uint32_t k = 0; k < x->nnewf; k++) {
+    const char *fn = cr_member_name(c, &x->newf[k]);
+    if (fn && strncmp(fn, "cccp$mid$", 9) == 0)
+      x->newf[k].flags = (uint16_t)(x->newf[k].flags & ~ACC_FINAL);
+  }
+}
+
+/*
 ** Put the code that sets the id fields at the start of '<clinit>' (made
 ** when the class has none). Runs after every other method is done, so
 ** that all ids are known; '<clinit>' may have been instrumented already.
@@ -219,6 +251,10 @@ int cr_xf__init_mids(xf *x) {
   if (cr_body_decode(&b, c, ci, x->a, &md) == 0) {
     emit_mid_init(x, b, b->first);
     cr_xf__commit(x, b, &md);
+  }
+  if (!x->err && md.code == CR_ETOOLARGE && !x->iface) {
+    cr_diag_clear(&md);
+    init_mids_apart(x, ci, &md);
   }
   if (!x->err && md.code)
     x->err = cr_diag_set(x->d, md.code, -1, "class %s: cannot set method "

@@ -208,4 +208,47 @@ expect_exit 0 "compact and ordinary forms: the same profile" \
 expect_match "differing 0" "no context differs" "$out"
 expect_exit 0 "the tree of the compact form" "$REPORT" tree "$T/cmp/p.xml"
 expect_match "Late\.<clinit>" "the class initialised in the handler has its node" "$out"
+
+# A '<clinit>' with no room for the code that sets the method ids (7,000
+# table entries, 56 KB, and 600 methods, whose ids take 12 KB more): a
+# method of their own sets them (cccp$mids), which '<clinit>' calls
+# first. The rewrite succeeds, reflection shows the class's own members
+# only, and every method has its node.
+mkdir -p "$T/big/src/big" "$T/big/c"
+python3 - "$T/big/src/big" <<'EOF2'
+import sys
+d = sys.argv[1]
+NT, NM = 7000, 600
+src = ["package big;", "public class Tables {",
+       "  static final int[] T = {" +
+       ",".join(str(100000 + 7 * k) for k in range(NT)) + "};"]
+for k in range(NM):
+    src.append("  static int m%d() { return %d; }" % (k, k))
+src.append("  public static void main(String[] a) {")
+src.append("    long s = 0; for (int v : T) s += v;")
+for k in range(NM):
+    src.append("    s += m%d();" % k)
+src.append("    System.out.println(\"sum \" + s + \" methods \" + "
+           "Tables.class.getDeclaredMethods().length + \" fields \" + "
+           "Tables.class.getDeclaredFields().length);")
+src.append("  }")
+src.append("}")
+open(d + "/Tables.java", "w").write("\n".join(src) + "\n")
+EOF2
+check "javac builds the class of the large <clinit>" \
+  bash -c "'$JDK17/bin/javac' --release 8 -nowarn -d '$T/big/c' '$T/big/src/big/Tables.java' &&
+           cd '$T/big/c' && '$JDK17/bin/jar' cf ../big.jar ."
+check "the class of the large <clinit> is rewritten" "$REWRITE" -q "$T/big/big.jar" -o "$T/big/out/"
+"$JDK17/bin/javap" -p -c -cp "$T/big/out/big.jar" big.Tables >"$T/big/javap" 2>&1
+check "its <clinit> calls cccp\$mids, which sets the ids" \
+  grep -q 'invokestatic .*Method cccp\$mids:()V' "$T/big/javap"
+check "the id fields are not final" \
+  bash -c "grep -Eq 'static int cccp.mid.0;' '$T/big/javap' && ! grep -Eq 'final int cccp.mid.' '$T/big/javap'"
+"$JDK17/bin/java" -cp "$T/big/big.jar" big.Tables >"$T/big/plain" 2>&1
+"$JDK17/bin/java" @"$T/big/out/cccp.args" -Dcccp.out="$T/big/p.xml" \
+  -cp "$T/big/out/big.jar" big.Tables >"$T/big/inst" 2>&1
+check "it prints what the plain class prints (sum, its methods and fields)" \
+  bash -c "grep -q '^sum .* methods 601 fields 1$' '$T/big/plain' && cmp -s '$T/big/plain' '$T/big/inst'"
+expect_match '^1$' "its last method has its node" \
+  "$(method_calls "$T/big/p.xml" 'big/Tables.m599()I')"
 finish

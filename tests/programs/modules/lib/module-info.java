@@ -1,0 +1,3 @@
+module demo.lib {
+  exports demo.lib;
+}
