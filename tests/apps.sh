@@ -110,6 +110,11 @@ apps_each() {
   apps_one "$fn" antlr "antlr/" "antlr.jar" antlr.Tool -o @OUT@ "$DATA/calc.g"
   apps_one "$fn" h2 "org/h2/" "h2.jar" \
     org.h2.tools.RunScript -url jdbc:h2:mem:t -script "$DATA/h2.sql" -showResults
+  # ecj, the Eclipse compiler (Debian's ecj command): the bundled
+  # example's sources to class files, which must be the plain run's
+  apps_one "$fn" ecj "org/eclipse/" "eclipse-jdt-core.jar" \
+    org.eclipse.jdt.internal.compiler.batch.Main -17 -proc:none -nowarn \
+    -d @OUT@ "$ROOT/examples/wordfreq/src/wordfreq"
   # FOP to text and Batik to PNG: the jars their start scripts list (the
   # PDF renderer, the indexing Lucene run: test_load_apps.sh,
   # test_realapps.sh, whose outputs hold times and random ids)
