@@ -64,6 +64,11 @@ static size_t ngranted, cgranted;
 ** (jdk.internal.loader.BootLoader, initialized as the VM booted). */
 static void find_rt_module(jvmtiEnv *j, JNIEnv *env) {
   jobject m = NULL;
+  jint v = 0;
+  /* before JDK 9: no modules, and no module functions in the table */
+  if ((*j)->GetVersionNumber(j, &v) != JVMTI_ERROR_NONE ||
+      ((v & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) < 9)
+    return;
   if (!boot) {
     if ((*j)->GetNamedModule(j, NULL, "cccp/rt", &m) != JVMTI_ERROR_NONE)
       m = NULL;
@@ -75,7 +80,7 @@ static void find_rt_module(jvmtiEnv *j, JNIEnv *env) {
     m = um ? (*env)->CallStaticObjectMethod(env, bl, um) : NULL;
   }
   if ((*env)->ExceptionCheck(env)) {
-    (*env)->ExceptionClear(env);    /* before JDK 9: no modules */
+    (*env)->ExceptionClear(env);
     m = NULL;
   }
   if (m) rt_module = (*env)->NewGlobalRef(env, m);
