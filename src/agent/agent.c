@@ -86,9 +86,13 @@ static void find_rt_module(jvmtiEnv *j, JNIEnv *env) {
   if (m) rt_module = (*env)->NewGlobalRef(env, m);
 }
 
-/* The module of class 'name' of 'loader' given access to the runtime. */
-static void grant(jvmtiEnv *j, JNIEnv *env, jobject loader,
-                  const char *name) {
+/* The module of class 'name' of 'loader' given access to the runtime
+** when it is named and the class ('len' bytes at 'data') is
+** instrumented ('rewritten' by the hook, or ahead of time): the module
+** is looked up first, which is cheap and answers none for the class
+** path's classes, whose bytes are then not searched again. */
+static void grant(jvmtiEnv *j, JNIEnv *env, jobject loader, const char *name,
+                  const unsigned char *data, jint len, int rewritten) {
   const char *slash = strrchr(name, '/');
   char pkg[1024];
   size_t n = slash ? (size_t)(slash - name) : 0;
@@ -98,6 +102,10 @@ static void grant(jvmtiEnv *j, JNIEnv *env, jobject loader,
   jobject m = NULL;
   if ((*j)->GetNamedModule(j, loader, pkg, &m) != JVMTI_ERROR_NONE || !m)
     return;
+  if (!rewritten && !cr_agent_names_runtime(data, len)) {
+    (*env)->DeleteLocalRef(env, m);
+    return;
+  }
   int seen = 0;
   pthread_mutex_lock(&mod_mu);
   for (size_t k = 0; k < ngranted && !seen; k++)
@@ -156,9 +164,8 @@ static void JNICALL class_hook(jvmtiEnv *j, JNIEnv *env, jclass redefined,
   if (load_time)
     cr_agent_class_hook(j, env, redefined, loader, name, domain, len, data,
                         new_len, new_data);
-  if (rt_module && loader && name && !redefined &&
-      (*new_data || cr_agent_names_runtime(data, len)))
-    grant(j, env, loader, name);
+  if (rt_module && loader && name && !redefined)
+    grant(j, env, loader, name, data, len, *new_data != NULL);
 }
 
 /* The runtime's reserve dropped: its class found among the loaded ones
